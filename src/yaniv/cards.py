@@ -1,0 +1,227 @@
+"""Cards: int-backed values, their notation, decks and bitmask helpers.
+
+A *physical* card is a small int ``p = deck * 54 + x`` where ``x`` is ``suit * 13 +
+rank - 1`` for the 52 natural cards (suits S H D C = 0 1 2 3, ranks A..K = 1..13) and
+52 or 53 for the two jokers of that deck. Its *kind* is ``x`` for natural cards and
+52 for every joker (all jokers are identical, RULES.md §1). With two decks two
+physical cards share a kind; the engine tells them apart internally while every
+notation shows only the kind. Hands and piles in the engine are int bitmasks over
+physical ids (54 bits for one deck, 108 for two).
+
+>>> Card.parse("10s")
+Card.parse('10S')
+>>> str(Card.parse("♥q"))
+'QH'
+>>> [str(c) for c in parse_cards("AH, 2h 3♥ *")]
+['AH', '2H', '3H', 'JK']
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
+
+from .errors import InvalidNotationError
+
+if TYPE_CHECKING:
+    from .rules import Rules
+
+__all__ = [
+    "CARDS",
+    "DECK_SIZE",
+    "JOKER",
+    "KIND",
+    "RANK",
+    "RANK_NAMES",
+    "SUIT",
+    "SUIT_NAMES",
+    "Card",
+    "cards_of_mask",
+    "deck",
+    "format_cards",
+    "hand_value",
+    "mask_of",
+    "parse_card",
+    "parse_cards",
+]
+
+SUIT_NAMES = "SHDC"
+"""Suit letters in suit-number order: spades, hearts, diamonds, clubs."""
+RANK_NAMES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+"""Rank names in rank-number order (index 0 = ace = rank 1)."""
+JOKER = 52
+"""The kind number shared by every joker."""
+DECK_SIZE = 54
+"""Cards in one deck: 52 natural cards and 2 jokers."""
+
+# Lookup tables indexed by physical id (0..107): the hot path never computes these.
+KIND: tuple[int, ...] = tuple(min(x, JOKER) for _ in range(2) for x in range(DECK_SIZE))
+"""Kind (0..52) of every physical id."""
+RANK: tuple[int, ...] = tuple(0 if k == JOKER else k % 13 + 1 for k in KIND)
+"""Rank number (1..13; 0 for a joker) of every physical id."""
+SUIT: tuple[int, ...] = tuple(-1 if k == JOKER else k // 13 for k in KIND)
+"""Suit number (0..3; -1 for a joker, used only inside lookups) of every physical id."""
+_NAMES: tuple[str, ...] = tuple(
+    "JK" if k == JOKER else RANK_NAMES[k % 13] + SUIT_NAMES[k // 13] for k in KIND
+)
+
+_SUIT_ALIASES = {
+    "S": 0, "H": 1, "D": 2, "C": 3,
+    "♠": 0, "♥": 1, "♦": 2, "♣": 3,
+    "♤": 0, "♡": 1, "♢": 2, "♧": 3,
+}  # fmt: skip
+_RANK_ALIASES = {name: i + 1 for i, name in enumerate(RANK_NAMES)} | {"T": 10, "1": 1}
+_TOKEN = re.compile(
+    r"\s*(?:(?P<joker>JOKER|JK|\*|🃏)"
+    r"|(?P<rank>10|[2-9TAJQK1])(?P<suit>[SHDC♠♥♦♣♤♡♢♧])"
+    r"|(?P<suit2>[♠♥♦♣♤♡♢♧])(?P<rank2>10|[2-9TAJQK1]))\s*(?:,\s*)?",
+    re.IGNORECASE,
+)
+
+
+class Card(int):
+    """One physical card; an ``int`` whose ``str`` is the canonical notation.
+
+    Cards are interned: ``Card(p) is CARDS[p]`` is not guaranteed, but ``CARDS[p]``
+    is the shared instance and what the engine hands out.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, physical: int) -> Card:
+        """Make the card with physical id *physical* (0..107)."""
+        if not 0 <= physical < 2 * DECK_SIZE:
+            raise InvalidNotationError(f"no physical card {physical}: ids are 0..107")
+        return super().__new__(cls, physical)
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Read one card leniently (``'10h'``, ``'th'``, ``'♥10'``, ``'*'``); deck 0's copy."""
+        return CARDS[parse_card(text)]
+
+    @property
+    def kind(self) -> int:
+        """The kind 0..52 (52 = joker); equal for the two decks' copies."""
+        return KIND[self]
+
+    @property
+    def rank(self) -> int:
+        """Rank number 1..13 (A..K); 0 for a joker."""
+        return RANK[self]
+
+    @property
+    def suit(self) -> str | None:
+        """Suit letter S, H, D or C; ``None`` for a joker."""
+        s = SUIT[self]
+        return None if s < 0 else SUIT_NAMES[s]
+
+    @property
+    def is_joker(self) -> bool:
+        """Whether this card is a joker."""
+        return KIND[self] == JOKER
+
+    def __str__(self) -> str:
+        """The canonical notation of the card's kind, e.g. ``'10S'`` or ``'JK'``."""
+        return _NAMES[self]
+
+    def __repr__(self) -> str:
+        """Code that rebuilds this card's kind."""
+        return f"Card.parse({_NAMES[self]!r})"
+
+    def __format__(self, spec: str) -> str:
+        """Format like ``str`` (so f-strings show the notation, not the int)."""
+        return format(_NAMES[self], spec)
+
+
+CARDS: tuple[Card, ...] = tuple(Card(p) for p in range(2 * DECK_SIZE))
+"""The interned ``Card`` instance of every physical id."""
+
+
+def parse_card(text: str) -> int:
+    """Read one card's notation leniently and return its kind (deck 0's physical id)."""
+    if not isinstance(text, str):
+        raise InvalidNotationError(f"a card must be text like 'AH', got {text!r}")
+    m = _TOKEN.fullmatch(text)
+    if m is None:
+        raise InvalidNotationError(
+            f"{text!r} is not a card: use rank A 2-10 J Q K plus suit S H D C, or JK"
+        )
+    return _kind_of_match(m)
+
+
+def _kind_of_match(m: re.Match[str]) -> int:
+    if m.group("joker"):
+        return JOKER
+    rank_text = m.group("rank") or m.group("rank2")
+    suit_text = m.group("suit") or m.group("suit2")
+    return _SUIT_ALIASES[suit_text.upper()] * 13 + _RANK_ALIASES[rank_text.upper()] - 1
+
+
+def parse_cards(text: str | Iterable[str | int]) -> list[Card]:
+    """Read a list of cards: a string (spaces, commas or nothing between) or an iterable.
+
+    Each card is returned as deck 0's copy of its kind; the engine maps kinds to the
+    physical cards of a hand when an action is applied.
+    """
+    if isinstance(text, str):
+        kinds: list[int] = []
+        pos = 0
+        stripped = text.strip()
+        while pos < len(stripped):
+            m = _TOKEN.match(stripped, pos)
+            if m is None or m.end() == pos:
+                bad = stripped[pos:].split()[0] if stripped[pos:].split() else stripped[pos:]
+                raise InvalidNotationError(
+                    f"{bad!r} is not a card: use rank A 2-10 J Q K plus suit S H D C, or JK"
+                )
+            kinds.append(_kind_of_match(m))
+            pos = m.end()
+        return [CARDS[k] for k in kinds]
+    out: list[Card] = []
+    for item in text:
+        if isinstance(item, Card):
+            out.append(item)
+        elif isinstance(item, int) and not isinstance(item, bool):
+            out.append(Card(item))
+        else:
+            out.append(CARDS[parse_card(item)])
+    return out
+
+
+def format_cards(cards: Iterable[int]) -> str:
+    """The canonical notation of a list of cards, separated by spaces."""
+    return " ".join(_NAMES[c] for c in cards)
+
+
+def deck(num_decks: int) -> list[int]:
+    """The physical ids of *num_decks* (1 or 2) full decks, in id order."""
+    return list(range(DECK_SIZE * num_decks))
+
+
+def mask_of(cards: Iterable[int]) -> int:
+    """The bitmask of physical ids."""
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+def cards_of_mask(mask: int) -> Iterator[int]:
+    """The physical ids in a bitmask, ascending."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def hand_value(cards: Iterable[str | int] | str, rules: Rules | None = None) -> int:
+    """The value of a hand under *rules* (standard if omitted): RULES.md S2.
+
+    >>> hand_value("AH 10S KH JK")
+    21
+    """
+    from .rules import Rules
+
+    values = (rules or Rules()).card_values
+    return sum(values[c] for c in parse_cards(cards))

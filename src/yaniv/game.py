@@ -1,0 +1,258 @@
+"""A whole game: deals its rounds, carries totals, eliminations, tie-breaks; owns the RNG.
+
+>>> g = Game("standard", players=3, seed=1)
+>>> g.round.current        # left of dealer 0 (S5)
+1
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+from typing import IO, Any
+
+from .actions import Action
+from .cards import CARDS, cards_of_mask, deck
+from .errors import IllegalActionError, RulesError
+from .rules import Rules
+from .scoring import RoundResult, clockwise_from
+from .state import RoundState, Shuffler
+
+__all__ = ["RECORD_FORMAT", "RECORD_VERSION", "Game"]
+
+RECORD_FORMAT = "yaniv-record"
+"""The ``format`` field of every record header."""
+RECORD_VERSION = 1
+"""The record format version written by this engine."""
+
+
+class Game:
+    """A seeded game of Yaniv from the first deal to its winners (RULES.md S3–S16).
+
+    ``game.round`` is the current :class:`RoundState`. Play with :meth:`apply`; when a
+    round ends (``game.round.result`` set) call :meth:`next_round` unless
+    ``game.over``. Every event goes to ``game.events`` (a full record, header first)
+    and, if *record* is given, to that JSON Lines file as it happens.
+    """
+
+    def __init__(
+        self,
+        rules: Rules | str | dict[str, Any],
+        players: int,
+        seed: int | None = None,
+        dealer: int = 0,
+        names: Sequence[str] | None = None,
+        *,
+        record: str | IO[str] | None = None,
+        _deals: Callable[[int], dict[str, Any]] | None = None,
+        _shufflers: Callable[[int], Shuffler] | None = None,
+    ) -> None:
+        """Start a game and deal its first round."""
+        self.rules = Rules.from_spec(rules)
+        if not isinstance(players, int) or isinstance(players, bool):
+            raise RulesError(f"players must be an integer, got {players!r}")
+        if not self.rules.min_players <= players <= self.rules.max_players:
+            raise RulesError(
+                f"these rules allow {self.rules.min_players} to {self.rules.max_players} "
+                f"players, not {players}"
+            )
+        if not isinstance(dealer, int) or not 0 <= dealer < players:
+            raise RulesError(f"dealer must be a seat 0..{players - 1}, got {dealer!r}")
+        if names is not None and len(names) != players:
+            raise RulesError(f"names must list {players} names, got {len(names)}")
+        self.n = players
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.decks = self.rules.decks_for(players)
+        self.names = list(names) if names is not None else None
+        self.totals = [0] * players
+        self.out: list[int] = []
+        self.dealer = dealer
+        self.round_no = 0
+        self.over = False
+        self.winners: tuple[int, ...] = ()
+        self.results: list[RoundResult] = []
+        self._deals = _deals
+        self._shufflers = _shufflers
+        self._sink: IO[str] | None = None
+        self._own_sink = False
+        self._flushed = 0
+        self.events: list[dict[str, Any]] = [self._header()]
+        if record is not None:
+            if isinstance(record, str):
+                self._sink = open(record, "w", encoding="utf-8")  # noqa: SIM115 - closed at game end
+                self._own_sink = True
+            else:
+                self._sink = record
+        if self.rules.first_starter == "random":
+            starter = self.rng.randrange(players)
+        else:
+            starter = (dealer + 1) % players
+        self.round: RoundState = self._start_round(starter, ())
+        self._flush()
+
+    def _header(self) -> dict[str, Any]:
+        return {
+            "type": "header",
+            "format": RECORD_FORMAT,
+            "version": RECORD_VERSION,
+            "rules": self.rules.to_dict(),
+            "rules_string": str(self.rules),
+            "players": self.n,
+            "names": self.names,
+            "seed": self.seed,
+            "dealer": self.dealer,
+            "started": datetime.now(UTC).isoformat(timespec="seconds"),
+        }
+
+    # ----- rounds -----
+
+    def _start_round(self, starter: int, tiebreak: Sequence[int]) -> RoundState:
+        self.round_no += 1
+        eliminated = [p for p in range(self.n) if p not in tiebreak] if tiebreak else list(self.out)
+        seats = [p for p in range(self.n) if p not in eliminated]
+        if self._deals is not None:
+            deal = self._deals(self.round_no)
+            hands, stock, pile = _deal_from_event(deal, self.n, self.decks)
+            self.dealer = deal["dealer"]
+        else:
+            hands, stock, pile = self._deal(seats)
+        shuffler = self._shufflers(self.round_no) if self._shufflers is not None else self.rng
+        state = RoundState(
+            self.rules,
+            hands,
+            stock,
+            pile,
+            starter,
+            totals=self.totals,
+            eliminated=eliminated,
+            dealer=self.dealer,
+            names=self.names,
+            tiebreak=bool(tiebreak),
+            shuffler=shuffler,
+        )
+        state.log = self.events
+        self.events.append(
+            {
+                "type": "deal",
+                "round": self.round_no,
+                "dealer": self.dealer,
+                "starter": starter,
+                "players": seats,
+                "tiebreak": bool(tiebreak),
+                "hands": [[str(CARDS[c]) for c in _ids(h)] for h in hands],
+                "stock": [str(CARDS[c]) for c in reversed(stock)],
+                "discard_pile": [[str(CARDS[c]) for c in g] for g in pile],
+            }
+        )
+        return state
+
+    def _deal(self, seats: list[int]) -> tuple[list[int], list[int], list[tuple[int, ...]]]:
+        """S4: shuffle, deal one card at a time clockwise from the dealer's left."""
+        cards = deck(self.decks)
+        self.rng.shuffle(cards)
+        order = clockwise_from(self.dealer, seats, self.n)
+        hands = [0] * self.n
+        pos = 0
+        for _ in range(self.rules.hand_size):
+            for p in order:
+                hands[p] |= 1 << cards[pos]
+                pos += 1
+        rest = cards[pos:]
+        pile: list[tuple[int, ...]] = []
+        if self.rules.start_card:
+            pile.append((rest[0],))
+            rest = rest[1:]
+        return hands, list(reversed(rest)), pile
+
+    def next_round(self) -> RoundState:
+        """Deal the next round after one has ended (dealer passes clockwise)."""
+        result = self.round.result
+        if result is None:
+            raise IllegalActionError("the round is still being played")
+        if self.over:
+            raise IllegalActionError("the game is over")
+        assert result.next_starter is not None
+        seats = list(result.tiebreak) or [p for p in range(self.n) if p not in self.out]
+        self.dealer = clockwise_from(self.dealer, seats, self.n)[0]
+        self.round = self._start_round(result.next_starter, result.tiebreak)
+        self._flush()
+        return self.round
+
+    # ----- play -----
+
+    def apply(self, seat: int, action: Action | dict[str, Any] | str) -> RoundResult | None:
+        """Apply a checked action to the current round; returns the result if it ended."""
+        if self.over:
+            raise IllegalActionError("the game is over")
+        result = self.round.apply(seat, action)
+        if result is not None:
+            self._end_round(result)
+        self._flush()
+        return result
+
+    def _end_round(self, result: RoundResult) -> None:
+        self.results.append(result)
+        self.totals = list(result.totals)
+        for p in result.eliminated:
+            if p not in self.out:
+                self.out.append(p)
+        if result.game_over:
+            self.over = True
+            self.winners = result.winners
+            self.events.append(
+                {"type": "game_end", "winners": list(result.winners), "totals": list(self.totals)}
+            )
+
+    def _flush(self) -> None:
+        if self._sink is None:
+            return
+        import json
+
+        for event in self.events[self._flushed :]:
+            self._sink.write(json.dumps(event, separators=(",", ":")) + "\n")
+        self._sink.flush()
+        self._flushed = len(self.events)
+        if self.over and self._own_sink:
+            self._sink.close()
+            self._sink = None
+
+    def close(self) -> None:
+        """Close the record file if the game opened it."""
+        if self._sink is not None and self._own_sink:
+            self._sink.close()
+        self._sink = None
+
+    def seat_events(self, seat: int | None) -> list[dict[str, Any]]:
+        """The whole game's events as *seat* may see them (a seat's redacted record)."""
+        from .events import redact
+
+        return [self.events[0], *(redact(e, seat) for e in self.events[1:])]
+
+    def __repr__(self) -> str:
+        """A short summary."""
+        state = "over" if self.over else f"round {self.round_no}"
+        return f"<Game {self.rules} players={self.n} seed={self.seed} {state} totals={self.totals}>"
+
+
+def _ids(mask: int) -> list[int]:
+    return list(cards_of_mask(mask))
+
+
+def _deal_from_event(
+    deal: dict[str, Any], n: int, decks: int
+) -> tuple[list[int], list[int], list[tuple[int, ...]]]:
+    """Physical hands, stock (top last) and pile from a recorded deal event."""
+    from .position import _Allocator
+
+    alloc = _Allocator(decks)
+    hands = []
+    for p in range(n):
+        mask = 0
+        for name in deal["hands"][p]:
+            mask |= 1 << alloc.take(name, f"deal.hands[{p}]")
+        hands.append(mask)
+    stock = [alloc.take(c, "deal.stock") for c in deal["stock"]]
+    pile = [tuple(alloc.take(c, "deal.discard_pile") for c in g) for g in deal["discard_pile"]]
+    return hands, list(reversed(stock)), pile

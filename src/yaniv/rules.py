@@ -1,0 +1,405 @@
+"""Rule sets: one frozen ``Rules`` value holding every knob of RULES.md §3 and §6b.
+
+House rules are data: a preset is a named ``Rules`` value, a *game string* such as
+``finnish(score_limit=100)`` names any rule set in one loggable line, and the JSON
+knob dict is the full serialised form.
+
+>>> Rules.from_spec("finnish(score_limit=100)").score_limit
+100
+>>> str(Rules.from_spec({"preset": "standard", "overrides": {"yaniv_threshold": 5}}))
+'standard(yaniv_threshold=5)'
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, fields
+from functools import cached_property
+from typing import Any
+
+from .cards import DECK_SIZE, JOKER, KIND
+from .errors import RulesError
+
+__all__ = ["KNOBS", "PRESETS", "Rules", "preset_names"]
+
+# Every knob: (allowed values or a type tag, standard value, one-line meaning).
+# Type tags: "bool", "int", "int?", "ints" (list of ints). Tuples list the allowed values.
+KNOBS: dict[str, tuple[Any, Any, str]] = {
+    "num_decks": ((1, 2, "auto"), 1, "decks shuffled together (S1)"),
+    "two_deck_min_players": ("int", 4, "players from which 'auto' uses two decks (S1)"),
+    "min_players": ("int", 2, "fewest players (S3)"),
+    "max_players": ("int", 5, "most players (S3)"),
+    "hand_size": ("int", 5, "cards dealt to each player (S4)"),
+    "start_card": ("bool", True, "turn up a card to start the discard pile (S4)"),
+    "first_starter": (("left_of_dealer", "random"), "left_of_dealer", "who starts round 1 (S5)"),
+    "misdeal_rule": (("return_extra", "redeal"), "return_extra", "mending a bad deal (S17)"),
+    "king_of_hearts_zero": ("bool", False, "the king of hearts is worth 0 (S2)"),
+    "min_set_size": ((2, 3), 2, "fewest cards in a set (S7.2)"),
+    "jokers_in_sets": ("bool", False, "jokers may join sets (S7.2)"),
+    "jokers_in_runs": (("anywhere", "gaps_only"), "anywhere", "where jokers may sit in a run"),
+    "allow_jqk_run": ("bool", True, "runs may contain a king (S7.3)"),
+    "allow_qka_run": ("bool", False, "the ace may follow the king (Q-K-A) (S7.3)"),
+    "pickup_mode": (
+        ("first_or_last", "top_only", "ends_or_any_of_set"),
+        "first_or_last",
+        "which cards of the previous group may be taken (S8)",
+    ),
+    "joker_swap": (("off", "as_draw", "as_turn"), "off", "joker exchange (S19)"),
+    "quick_discard": (("off", "same_rank", "fits_meld"), "off", "slap a drawn card (S20)"),
+    "yaniv_threshold": ("int", 7, "highest hand value that may call Yaniv (S10)"),
+    "yaniv_threshold_mode": (("fixed", "hand_size"), "fixed", "threshold = hand_size (S10)"),
+    "yaniv_comparison": (("le", "lt"), "le", "value <= threshold or < threshold (S10)"),
+    "assaf_on_tie": ("bool", True, "a tie with the caller is an Assaf (S11)"),
+    "assaf_penalty": ("int", 30, "caller's penalty when Assafed (S11)"),
+    "assaf_penalty_multi": ("int?", None, "penalty per assafer when there are two or more"),
+    "assaf_penalty_adds_hand": ("bool", True, "the Assafed caller also scores his hand"),
+    "assafer_score": (("zero", "hand", "hand_if_tied"), "zero", "the lowest assafers' score"),
+    "assaf_tie_winner": (("all", "nearest_clockwise"), "all", "which tied lowest score 0"),
+    "false_yaniv_penalty": ("int?", None, "penalty for a Yaniv call out of turn (S18)"),
+    "asef": ("bool", False, "the Asef blind call (S21)"),
+    "asef_win_delta": ("int", -30, "round score of a won Asef (S21)"),
+    "asef_loss_delta": ("int", 60, "round score of a lost Asef (S21)"),
+    "halving_scores": ("ints", (100, 200), "totals that are halved when landed on (S13)"),
+    "score_limit": ("int", 200, "a total above this eliminates (S14)"),
+    "end_mode": (("last_standing", "first_over_limit"), "last_standing", "game end (S15)"),
+    "final_tie": (("replay", "shared"), "replay", "a tie for the win (S15)"),
+    "starter_on_tie": (
+        ("nearest_tied_clockwise", "caller_left"),
+        "nearest_tied_clockwise",
+        "next starter when the lowest hand is tied (S16)",
+    ),
+    "landing_rule": (("halve", "minus_50"), "halve", "what a landing on halving_scores does"),
+    "assaf_others_score": (("hand", "zero"), "hand", "non-lowest non-callers in an Assaf"),
+    "round_starter": (("winner", "caller"), "winner", "who starts the next round (S16)"),
+}
+
+MAX_PLAYERS = 8
+"""The most players any rule set may allow (RULES.md: 2–8 everywhere)."""
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every knob of RULES.md §3 and §6b; the default value is the ``standard`` preset.
+
+    Build with keyword arguments, :meth:`from_spec` (preset name, game string or
+    ``{"preset": NAME, "overrides": {...}}``) or :meth:`from_dict` (the knob dict).
+    Invalid values raise :class:`~yaniv.errors.RulesError` naming the knob.
+    """
+
+    num_decks: int | str = 1
+    two_deck_min_players: int = 4
+    min_players: int = 2
+    max_players: int = 5
+    hand_size: int = 5
+    start_card: bool = True
+    first_starter: str = "left_of_dealer"
+    misdeal_rule: str = "return_extra"
+    king_of_hearts_zero: bool = False
+    min_set_size: int = 2
+    jokers_in_sets: bool = False
+    jokers_in_runs: str = "anywhere"
+    allow_jqk_run: bool = True
+    allow_qka_run: bool = False
+    pickup_mode: str = "first_or_last"
+    joker_swap: str = "off"
+    quick_discard: str = "off"
+    yaniv_threshold: int = 7
+    yaniv_threshold_mode: str = "fixed"
+    yaniv_comparison: str = "le"
+    assaf_on_tie: bool = True
+    assaf_penalty: int = 30
+    assaf_penalty_multi: int | None = None
+    assaf_penalty_adds_hand: bool = True
+    assafer_score: str = "zero"
+    assaf_tie_winner: str = "all"
+    false_yaniv_penalty: int | None = None
+    asef: bool = False
+    asef_win_delta: int = -30
+    asef_loss_delta: int = 60
+    halving_scores: tuple[int, ...] = (100, 200)
+    score_limit: int = 200
+    end_mode: str = "last_standing"
+    final_tie: str = "replay"
+    starter_on_tie: str = "nearest_tied_clockwise"
+    landing_rule: str = "halve"
+    assaf_others_score: str = "hand"
+    round_starter: str = "winner"
+
+    def __post_init__(self) -> None:
+        """Check every knob's type and value, then the combinations."""
+        for name, (allowed, _default, _meaning) in KNOBS.items():
+            value = getattr(self, name)
+            if name == "halving_scores" and isinstance(value, list):
+                value = tuple(value)
+                object.__setattr__(self, name, value)
+            _check_knob(name, value, allowed)
+        self._check_combination()
+
+    def _check_combination(self) -> None:
+        if self.min_players < 2:
+            raise RulesError(f"min_players must be at least 2, got {self.min_players}")
+        if not self.min_players <= self.max_players <= MAX_PLAYERS:
+            raise RulesError(
+                f"max_players must lie between min_players ({self.min_players}) and "
+                f"{MAX_PLAYERS}, got {self.max_players}"
+            )
+        if not 1 <= self.hand_size <= 7:
+            raise RulesError(f"hand_size must be 1..7, got {self.hand_size}")
+        if self.two_deck_min_players < 2:
+            raise RulesError(f"two_deck_min_players must be at least 2, got {self.two_deck_min_players}")
+        if self.yaniv_threshold < 0:
+            raise RulesError(f"yaniv_threshold must be 0 or more, got {self.yaniv_threshold}")
+        if self.score_limit <= 0:
+            raise RulesError(f"score_limit must be positive, got {self.score_limit}")
+        if self.assaf_penalty < 0:
+            raise RulesError(f"assaf_penalty must be 0 or more, got {self.assaf_penalty}")
+        if any(h <= 0 for h in self.halving_scores):
+            raise RulesError(f"halving_scores must be positive, got {list(self.halving_scores)}")
+        cards = DECK_SIZE * self.decks_for(self.max_players)
+        need = self.max_players * self.hand_size + (1 if self.start_card else 0) + 1
+        if need > cards:
+            raise RulesError(
+                f"max_players={self.max_players} with hand_size={self.hand_size} needs {need} "
+                f"cards but the deck has {cards}: lower max_players or hand_size, or set "
+                f"num_decks to 2 or 'auto'"
+            )
+
+    # ----- derived values (computed once per rule set) -----
+
+    def decks_for(self, players: int) -> int:
+        """Decks used by a game that starts with *players* players (S1)."""
+        if self.num_decks == "auto":
+            return 2 if players >= self.two_deck_min_players else 1
+        return int(self.num_decks)
+
+    @cached_property
+    def threshold(self) -> int:
+        """The highest hand value that may call Yaniv (S10), comparison folded in."""
+        base = self.hand_size if self.yaniv_threshold_mode == "hand_size" else self.yaniv_threshold
+        return base - 1 if self.yaniv_comparison == "lt" else base
+
+    @cached_property
+    def card_values(self) -> tuple[int, ...]:
+        """The value of every physical card id (S2)."""
+        kh = 1 * 13 + 12  # king of hearts
+        out = []
+        for k in KIND:
+            if k == JOKER or (k == kh and self.king_of_hearts_zero):
+                out.append(0)
+            else:
+                out.append(min(k % 13 + 1, 10))
+        return tuple(out)
+
+    # ----- serialisation -----
+
+    def to_dict(self) -> dict[str, Any]:
+        """The full knob dict (JSON-ready; lists for list knobs)."""
+        out: dict[str, Any] = {}
+        for name in KNOBS:
+            value = getattr(self, name)
+            out[name] = list(value) if isinstance(value, tuple) else value
+        return out
+
+    @classmethod
+    def from_dict(cls, knobs: dict[str, Any]) -> Rules:
+        """Build from a knob dict; knobs it leaves out take their standard value."""
+        if not isinstance(knobs, dict):
+            raise RulesError(f"rules must be a dict of knobs, got {type(knobs).__name__}")
+        unknown = [k for k in knobs if k not in KNOBS]
+        if unknown:
+            raise RulesError(f"unknown knob {unknown[0]!r}; knobs are: {', '.join(KNOBS)}")
+        return cls(**knobs)
+
+    def replace(self, **overrides: Any) -> Rules:
+        """A copy with some knobs changed (validated like any rule set)."""
+        return Rules.from_dict(self.to_dict() | overrides)
+
+    @classmethod
+    def from_spec(cls, spec: str | dict[str, Any] | Rules) -> Rules:
+        """Build from a preset name, a game string, ``{"preset", "overrides"}`` or knobs."""
+        if isinstance(spec, Rules):
+            return spec
+        if isinstance(spec, str):
+            return _parse_game_string(spec)
+        if isinstance(spec, dict):
+            if "preset" in spec or "overrides" in spec:
+                extra = [k for k in spec if k not in ("preset", "overrides")]
+                if extra:
+                    raise RulesError(f"unknown key {extra[0]!r} in rules: use 'preset' and 'overrides'")
+                base = _preset(spec.get("preset", "standard"))
+                overrides = spec.get("overrides", {})
+                if not isinstance(overrides, dict):
+                    raise RulesError("rules 'overrides' must be a dict of knobs")
+                return base.replace(**overrides) if overrides else base
+            return cls.from_dict(spec)
+        raise RulesError(f"rules must be a preset name, game string or dict, got {spec!r}")
+
+    @property
+    def preset_name(self) -> str | None:
+        """The name of the preset equal to this rule set, if any."""
+        for name, preset in PRESETS.items():
+            if preset == self:
+                return name
+        return None
+
+    def game_string(self) -> str:
+        """The shortest game string: nearest preset plus the knobs that differ."""
+        best_name, best_diff = "standard", _diff(PRESETS["standard"], self)
+        for name, preset in PRESETS.items():
+            diff = _diff(preset, self)
+            if len(diff) < len(best_diff):
+                best_name, best_diff = name, diff
+        if not best_diff:
+            return best_name
+        inner = ",".join(f"{k}={_format_value(v)}" for k, v in best_diff)
+        return f"{best_name}({inner})"
+
+    def __str__(self) -> str:
+        """The game string, e.g. ``finnish(score_limit=100)``."""
+        return self.game_string()
+
+    def describe(self) -> list[str]:
+        """The rule set in plain words, one sentence per line."""
+        from .describe import describe_rules
+
+        return describe_rules(self)
+
+
+def _check_knob(name: str, value: Any, allowed: Any) -> None:
+    if allowed == "bool":
+        if not isinstance(value, bool):
+            raise RulesError(f"knob {name!r} must be true or false, got {value!r}")
+    elif allowed in ("int", "int?"):
+        if value is None and allowed == "int?":
+            return
+        if not isinstance(value, int) or isinstance(value, bool):
+            extra = " or null" if allowed == "int?" else ""
+            raise RulesError(f"knob {name!r} must be an integer{extra}, got {value!r}")
+    elif allowed == "ints":
+        if not isinstance(value, tuple) or not all(
+            isinstance(v, int) and not isinstance(v, bool) for v in value
+        ):
+            raise RulesError(f"knob {name!r} must be a list of integers, got {value!r}")
+    elif value not in allowed or type(value) not in {type(a) for a in allowed}:
+        raise RulesError(
+            f"knob {name!r} must be one of {', '.join(json.dumps(a) for a in allowed)}, got {value!r}"
+        )
+
+
+def _diff(base: Rules, other: Rules) -> list[tuple[str, Any]]:
+    return [(k, getattr(other, k)) for k in KNOBS if getattr(base, k) != getattr(other, k)]
+
+
+def _format_value(value: Any) -> str:
+    if isinstance(value, tuple):
+        return "[" + ",".join(str(v) for v in value) + "]"
+    if isinstance(value, str):
+        return value
+    return json.dumps(value)
+
+
+_GAME_STRING = re.compile(r"\s*([A-Za-z0-9_-]+)\s*(?:\((.*)\))?\s*", re.DOTALL)
+
+
+def _parse_game_string(text: str) -> Rules:
+    m = _GAME_STRING.fullmatch(text)
+    if m is None:
+        raise RulesError(f"{text!r} is not a game string like 'finnish(score_limit=100)'")
+    base = _preset(m.group(1))
+    body = (m.group(2) or "").strip()
+    if not body:
+        return base
+    overrides: dict[str, Any] = {}
+    for item in _split_top_level(body):
+        if "=" not in item:
+            raise RulesError(f"{item.strip()!r} in game string is not knob=value")
+        key, raw = (part.strip() for part in item.split("=", 1))
+        if key not in KNOBS:
+            raise RulesError(f"unknown knob {key!r}; knobs are: {', '.join(KNOBS)}")
+        if key in overrides:
+            raise RulesError(f"knob {key!r} given twice in game string")
+        overrides[key] = _parse_value(key, raw)
+    return base.replace(**overrides)
+
+
+def _split_top_level(body: str) -> list[str]:
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(body):
+        if ch == "[":
+            depth += 1
+        elif ch == "]":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append(body[start:i])
+            start = i + 1
+    parts.append(body[start:])
+    return [p for p in parts if p.strip()]
+
+
+def _parse_value(key: str, raw: str) -> Any:
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        value = raw.strip("'\"")  # a bare word such as top_only
+    if isinstance(value, list):
+        return tuple(value)
+    return value
+
+
+def _preset(name: Any) -> Rules:
+    if not isinstance(name, str) or name not in PRESETS:
+        raise RulesError(f"unknown preset {name!r}; presets are: {', '.join(PRESETS)}")
+    return PRESETS[name]
+
+
+def preset_names() -> list[str]:
+    """Names of every preset, standard first."""
+    return list(PRESETS)
+
+
+_STANDARD = Rules()
+_SPANISH = _STANDARD
+PRESETS: dict[str, Rules] = {
+    "standard": _STANDARD,
+    "german-wiki": Rules(joker_swap="as_draw", assaf_penalty_multi=20, halving_scores=()),
+    "finnish": Rules(
+        max_players=8,
+        first_starter="random",
+        yaniv_threshold=5,
+        assafer_score="hand",
+        false_yaniv_penalty=30,
+    ),
+    "slovenian-yanef": Rules(
+        min_players=3,
+        max_players=8,
+        king_of_hearts_zero=True,
+        min_set_size=3,
+        allow_jqk_run=False,
+        pickup_mode="top_only",
+        joker_swap="as_turn",
+        yaniv_threshold=5,
+        assaf_penalty_adds_hand=False,
+        asef=True,
+        halving_scores=(),
+    ),
+    "spanish-zone": _SPANISH,
+    "spanish-zone-y5": _SPANISH.replace(yaniv_threshold=5),
+    "spanish-zone-out100": _SPANISH.replace(score_limit=100),
+    "spanish-zone-y5-out100": _SPANISH.replace(yaniv_threshold=5, score_limit=100),
+    "jdross": Rules(
+        max_players=8,
+        yaniv_threshold=5,
+        assaf_penalty_adds_hand=False,
+        assaf_others_score="zero",
+        halving_scores=(50, 100),
+        landing_rule="minus_50",
+        score_limit=100,
+        jokers_in_sets=True,
+        pickup_mode="ends_or_any_of_set",
+        round_starter="caller",
+    ),
+}
+"""Every named preset of RULES.md §6 and §6b."""
+
+assert [f.name for f in fields(Rules)] == list(KNOBS), "Rules fields and KNOBS must agree"

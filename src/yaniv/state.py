@@ -1,0 +1,890 @@
+"""The round state machine: positions, phases, legal actions, checked and fast apply.
+
+A :class:`RoundState` is one deal up to its showdown (RULES.md §2). Legality lives
+here and only here. Three ways to change a state:
+
+* :meth:`RoundState.apply` — checked: takes an explicit seat and an action (value,
+  JSON dict or text), raises :class:`~yaniv.errors.IllegalActionError` with a reason
+  a player understands and leaves the state unchanged.
+* :meth:`RoundState.push` / :meth:`RoundState.pop` — unchecked with undo, for search.
+* ``fast_*`` methods — unchecked, no undo, no allocation beyond the discard itself:
+  the simulation hot path (``bench/engine.py``).
+
+Internally cards are physical ids, hands int bitmasks, the stock a list whose *end* is
+the top, the discard pile a list of tuples (groups, oldest first).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from .actions import Action
+from .cards import CARDS, JOKER, KIND, RANK_NAMES, SUIT_NAMES, Card, cards_of_mask, format_cards
+from .errors import IllegalActionError, InvalidNotationError
+from .melds import MeldTable, classify, is_set_group, joker_targets, run_start
+from .rules import Rules
+from .scoring import RoundResult, settle
+
+__all__ = ["PHASES", "RoundState", "SeatView", "Shuffler"]
+
+TURN_START, AFTER_DISCARD, AFTER_DRAW, ROUND_OVER = 0, 1, 2, 3
+PHASES = ("turn_start", "after_discard", "after_draw", "round_over")
+"""Phase names by phase number (DESIGN.md §4)."""
+
+_MELD_TABLES: dict[Rules, MeldTable] = {}
+
+
+def meld_table(rules: Rules) -> MeldTable:
+    """The shared discard generator of a rule set."""
+    table = _MELD_TABLES.get(rules)
+    if table is None:
+        table = _MELD_TABLES[rules] = MeldTable(rules)
+    return table
+
+
+class Shuffler(Protocol):
+    """Anything with ``random.Random``'s ``shuffle``: the source of reshuffle orders."""
+
+    def shuffle(self, x: list[Any], /) -> None:
+        """Shuffle *x* in place."""
+
+
+def _name(p: int) -> str:
+    return str(CARDS[p])
+
+
+class RoundState:
+    """One round of Yaniv: hands, stock, discard pile, whose turn and which phase."""
+
+    __slots__ = (
+        "_meld",
+        "_thr",
+        "_undo",
+        "_values",
+        "active",
+        "current",
+        "dealer",
+        "drawn",
+        "eliminated",
+        "hands",
+        "hv",
+        "log",
+        "n",
+        "names",
+        "nxt",
+        "phase",
+        "pile",
+        "result",
+        "reshuffles",
+        "rules",
+        "seen",
+        "shuffler",
+        "slapper",
+        "stock",
+        "tiebreak",
+        "totals",
+        "turns",
+    )
+
+    rules: Rules
+    n: int
+    hands: list[int]
+    hv: list[int]
+    seen: list[int]
+    stock: list[int]
+    pile: list[tuple[int, ...]]
+    current: int
+    phase: int
+    active: tuple[int, ...]
+    nxt: list[int]
+    totals: list[int]
+    eliminated: tuple[int, ...]
+    dealer: int | None
+    names: list[str] | None
+    tiebreak: bool
+    drawn: int | None
+    slapper: int | None
+    result: RoundResult | None
+    shuffler: Shuffler
+    log: list[dict[str, Any]] | None
+    turns: int
+    reshuffles: int
+
+    def __init__(
+        self,
+        rules: Rules,
+        hands: Sequence[int],
+        stock: Sequence[int],
+        pile: Sequence[Sequence[int]],
+        current: int,
+        *,
+        totals: Sequence[int] | None = None,
+        eliminated: Sequence[int] = (),
+        dealer: int | None = None,
+        names: Sequence[str] | None = None,
+        tiebreak: bool = False,
+        shuffler: Shuffler | None = None,
+        log: bool = False,
+    ) -> None:
+        """A state at the start of *current*'s turn from physical ids (no validation).
+
+        *hands* are bitmasks, *stock* lists the top card **last**, *pile* lists groups
+        oldest first. Use :meth:`from_position` for checked input.
+        """
+        n = len(hands)
+        self.rules = rules
+        self.n = n
+        self._values = rules.card_values
+        self._thr = rules.threshold
+        self._meld = meld_table(rules)
+        self.hands = list(hands)
+        values = self._values
+        self.hv = [sum(values[c] for c in cards_of_mask(h)) for h in hands]
+        self.seen = [0] * n
+        self.stock = list(stock)
+        self.pile = [tuple(g) for g in pile]
+        self.current = current
+        self.phase = TURN_START
+        self.totals = list(totals) if totals is not None else [0] * n
+        self.eliminated = tuple(sorted(eliminated))
+        self.active = tuple(p for p in range(n) if p not in self.eliminated)
+        self.nxt = [self._next_active(p) for p in range(n)]
+        self.dealer = dealer
+        self.names = list(names) if names is not None else None
+        self.tiebreak = tiebreak
+        self.drawn = None
+        self.slapper = None
+        self.result = None
+        self.shuffler = shuffler if shuffler is not None else random.Random(0)
+        self.log = [] if log else None
+        self.turns = 0
+        self.reshuffles = 0
+        self._undo: list[tuple[Any, ...]] = []
+
+    def _next_active(self, seat: int) -> int:
+        for step in range(1, self.n + 1):
+            p = (seat + step) % self.n
+            if p not in self.eliminated:
+                return p
+        return seat
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def phase_name(self) -> str:
+        """The phase as in the position format: turn_start, after_discard, after_draw, round_over."""
+        return PHASES[self.phase]
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the round has ended (``result`` is set)."""
+        return self.phase == ROUND_OVER
+
+    def hand(self, seat: int) -> list[Card]:
+        """The cards in *seat*'s hand, in id order."""
+        return [CARDS[c] for c in cards_of_mask(self.hands[seat])]
+
+    def hand_value(self, seat: int) -> int:
+        """The value of *seat*'s hand (S2)."""
+        return self.hv[seat]
+
+    def can_yaniv(self) -> bool:
+        """Whether the current player may call Yaniv now (S10)."""
+        return self.phase in (TURN_START, AFTER_DRAW) and self.hv[self.current] <= self._thr
+
+    def previous_group(self) -> tuple[int, ...] | None:
+        """The current player's previous group (RULES.md §1), or None if there is none."""
+        pile = self.pile
+        if self.phase == AFTER_DISCARD:
+            return pile[-2] if len(pile) >= 2 else None
+        if self.phase == ROUND_OVER:
+            return None
+        return pile[-1] if pile else None
+
+    def discards(self) -> list[tuple[int, ...]]:
+        """Every legal discard of the current player (physical ids, laid order); fast path."""
+        return self._meld.discards(self.hands[self.current])
+
+    def takeable_cards(self) -> list[int]:
+        """Physical ids of the takeable cards of the previous group, one per kind (S8)."""
+        group = self.previous_group()
+        if group is None:
+            return []
+        pick = self._meld.pickup
+        if len(group) == 1:
+            return [group[0]]
+        if pick == "top_only":
+            return [group[-1]]
+        if pick == "ends_or_any_of_set" and is_set_group(group):
+            out: list[int] = []
+            kinds: set[int] = set()
+            for c in group:
+                if KIND[c] not in kinds:
+                    kinds.add(KIND[c])
+                    out.append(c)
+            return out
+        first, last = group[0], group[-1]
+        return [first] if KIND[first] == KIND[last] else [first, last]
+
+    def takeable(self) -> list[Card]:
+        """The takeable cards of the current player's previous group (S8)."""
+        return [CARDS[c] for c in self.takeable_cards()]
+
+    def swappable(self) -> list[Card]:
+        """Natural cards the current player may exchange for a joker now (S19)."""
+        mode = self.rules.joker_swap
+        if mode == "off" or self.phase == ROUND_OVER:
+            return []
+        if (mode == "as_draw") != (self.phase == AFTER_DISCARD):
+            return []
+        group = self.previous_group()
+        if group is None:
+            return []
+        hand = self.hands[self.current]
+        out = []
+        for _pos, kind in joker_targets(group, self.rules):
+            if hand >> kind & 1 or hand >> (kind + 54) & 1:
+                out.append(CARDS[kind])
+        return out
+
+    def slap_card(self, seat: int) -> Card | None:
+        """The card *seat* may slap onto his discard now (S20), if any."""
+        if self.phase != AFTER_DRAW or seat != self.slapper or self.drawn is None:
+            return None
+        return CARDS[self.drawn] if self._slap_group(self.drawn) is not None else None
+
+    def _slap_group(self, card: int) -> tuple[int, ...] | None:
+        """The discard extended by *card* if the slap is legal (S20), else None."""
+        seat = self.slapper
+        if seat is None or self.hands[seat] == 1 << card or not self.pile:
+            return None  # the hand must keep a card
+        group = self.pile[-1]
+        mode = self.rules.quick_discard
+        if mode == "same_rank":
+            kinds = [KIND[c] for c in group]
+            if KIND[card] == JOKER or any(k == JOKER or k % 13 != KIND[card] % 13 for k in kinds):
+                return None
+            extended = (*group, card)
+            return extended if classify(extended, self.rules) == "set" else None
+        if mode == "fits_meld":
+            for extended in ((*group, card), (card, *group)):
+                if classify(extended, self.rules) is not None:
+                    return extended
+        return None
+
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """What *seat* (default: the current player) may do now, as actions.
+
+        In the slap window (phase ``after_draw``) the player who drew may slap while the
+        current player may act; ask with ``seat`` to see either. A false Yaniv (S18) is
+        accepted by :meth:`apply` but never listed: it is a penalised mistake.
+        """
+        if self.phase == ROUND_OVER:
+            return []
+        if seat is None:
+            seat = self.current
+        out: list[Action] = []
+        if seat != self.current:
+            slap = self.slap_card(seat)
+            if slap is not None:
+                out.append(Action("slap", card=slap))
+            return out
+        if self.phase == AFTER_DISCARD:
+            if self.stock:
+                out.append(Action.draw())
+            out.extend(Action("take", card=c) for c in self.takeable())
+            out.extend(Action("swap", card=c) for c in self.swappable())
+            if self._asef_allowed():
+                out.append(Action.asef())
+            return out
+        if self.can_yaniv():
+            out.append(Action.yaniv())
+        out.extend(Action("discard", tuple(CARDS[c] for c in d)) for d in self.discards())
+        out.extend(Action("swap", card=c) for c in self.swappable())
+        return out
+
+    def _asef_allowed(self) -> bool:
+        return (
+            self.rules.asef
+            and self.phase == AFTER_DISCARD
+            and self.hands[self.current] == 0
+            and len(self.pile[-1]) == 1
+            and bool(self.stock)
+        )
+
+    # ------------------------------------------------------------------ fast path
+
+    def fast_discard(self, cards: tuple[int, ...]) -> None:
+        """Discard physical *cards* (unchecked). Closes a slap window."""
+        seat = self.current
+        mask = 0
+        value = 0
+        values = self._values
+        for c in cards:
+            mask |= 1 << c
+            value += values[c]
+        self.hands[seat] ^= mask
+        self.hv[seat] -= value
+        if self.seen[seat] & mask:
+            self.seen[seat] &= ~mask
+        self.pile.append(cards)
+        self.phase = AFTER_DISCARD
+        self.slapper = None
+        if self.log is not None:
+            self.log.append({"type": "discard", "seat": seat, "cards": [_name(c) for c in cards]})
+
+    def fast_draw(self) -> int:
+        """Take the top of the stock (unchecked); reshuffles if it empties (S9)."""
+        seat = self.current
+        card = self.stock.pop()
+        self.hands[seat] |= 1 << card
+        self.hv[seat] += self._values[card]
+        if self.log is not None:
+            self.log.append({"type": "draw", "seat": seat, "card": _name(card)})
+        if not self.stock:
+            self._reshuffle()
+        self.turns += 1
+        self.current = self.nxt[seat]
+        if self.rules.quick_discard != "off":
+            self.phase = AFTER_DRAW
+            self.drawn = card
+            self.slapper = seat
+        else:
+            self.phase = TURN_START
+        return card
+
+    def fast_take(self, card: int) -> None:
+        """Take physical *card* from the previous group (unchecked)."""
+        seat = self.current
+        pile = self.pile
+        group = pile[-2]
+        if group[-1] == card:
+            rest = group[:-1]
+        elif group[0] == card:
+            rest = group[1:]
+        else:
+            i = group.index(card)
+            rest = group[:i] + group[i + 1 :]
+        if rest:
+            pile[-2] = rest
+        else:
+            del pile[-2]
+        self.hands[seat] |= 1 << card
+        self.hv[seat] += self._values[card]
+        self.seen[seat] |= 1 << card
+        if self.log is not None:
+            self.log.append({"type": "take", "seat": seat, "card": _name(card)})
+        self.turns += 1
+        self.current = self.nxt[seat]
+        self.phase = TURN_START
+
+    def fast_swap(self, card: int) -> None:
+        """Exchange physical natural *card* for the joker standing for it (unchecked, S19)."""
+        seat = self.current
+        index = -2 if self.phase == AFTER_DISCARD else -1
+        group = self.pile[index]
+        pos = next(i for i, kind in joker_targets(group, self.rules) if kind == KIND[card])
+        joker = group[pos]
+        self.pile[index] = (*group[:pos], card, *group[pos + 1 :])
+        self.hands[seat] ^= (1 << card) | (1 << joker)
+        self.hv[seat] -= self._values[card]
+        self.seen[seat] = (self.seen[seat] & ~(1 << card)) | (1 << joker)
+        if self.log is not None:
+            self.log.append({"type": "swap", "seat": seat, "card": _name(card), "position": pos})
+        self.turns += 1
+        self.slapper = None
+        self.current = self.nxt[seat]
+        self.phase = TURN_START
+
+    def fast_slap(self) -> None:
+        """Add the drawn card to the drawer's discard (unchecked, S20)."""
+        seat = self.slapper
+        card = self.drawn
+        assert seat is not None and card is not None
+        extended = self._slap_group(card)
+        assert extended is not None
+        self.pile[-1] = extended
+        self.hands[seat] ^= 1 << card
+        self.hv[seat] -= self._values[card]
+        self.phase = TURN_START
+        self.slapper = None
+        self.drawn = None
+        if self.log is not None:
+            self.log.append({"type": "slap", "seat": seat, "card": _name(card)})
+
+    def fast_yaniv(self) -> RoundResult:
+        """The current player calls Yaniv (unchecked): showdown and result (S11)."""
+        seat = self.current
+        if self.log is not None:
+            self.log.append({"type": "yaniv", "seat": seat})
+        return self._finish(seat, "yaniv", list(self.hv))
+
+    def fast_asef(self) -> RoundResult:
+        """The current player calls Asef (unchecked): blind card and showdown (S21)."""
+        seat = self.current
+        card = self.stock.pop()
+        self.hands[seat] |= 1 << card
+        self.hv[seat] += self._values[card]
+        if self.log is not None:
+            self.log.append({"type": "asef", "seat": seat, "card": _name(card)})
+        return self._finish(seat, "asef", list(self.hv))
+
+    def fast_false_yaniv(self, seat: int) -> RoundResult:
+        """An out-of-turn Yaniv call by *seat* under ``false_yaniv_penalty`` (S18)."""
+        if self.log is not None:
+            self.log.append({"type": "false_yaniv", "seat": seat})
+        return self._finish(seat, "false_yaniv", list(self.hv))
+
+    def _finish(self, caller: int, kind: str, values: list[int]) -> RoundResult:
+        result = settle(
+            self.rules,
+            self.n,
+            self.active,
+            self.totals,
+            caller,
+            kind,
+            values,
+            tiebreak=self.tiebreak,
+        )
+        if kind != "false_yaniv":
+            self.turns += 1
+        self.result = result
+        self.phase = ROUND_OVER
+        self.slapper = None
+        if self.log is not None:
+            if kind != "false_yaniv":
+                hands: list[list[str] | None] = [None] * self.n
+                for p in self.active:
+                    hands[p] = [_name(c) for c in cards_of_mask(self.hands[p])]
+                self.log.append({"type": "showdown", "hands": hands})
+            self.log.append({"type": "round_end", **result.to_dict()})
+        return result
+
+    def _reshuffle(self) -> None:
+        """S9: all groups but the topmost become the new stock, shuffled."""
+        old = self.pile
+        cards = [c for group in old[:-1] for c in group]
+        if not cards:
+            return
+        self.shuffler.shuffle(cards)
+        self.stock = cards
+        self.pile = [old[-1]]
+        self.reshuffles += 1
+        if self.log is not None:
+            self.log.append({"type": "reshuffle", "stock": [_name(c) for c in reversed(cards)]})
+
+    # ------------------------------------------------------------------ push / pop
+
+    def push(self, action: Action, seat: int | None = None) -> None:
+        """Apply *action* unchecked, remembering how to undo it with :meth:`pop`.
+
+        *seat* matters only for a slap or a false Yaniv; a ``turn`` pushes two entries.
+        """
+        if action.type == "turn":
+            discard, take = action.halves()
+            self.push(discard)
+            self.push(take)
+            return
+        self._undo.append(
+            (
+                self.current,
+                self.phase,
+                self.drawn,
+                self.slapper,
+                self.turns,
+                self.reshuffles,
+                self.result,
+                self.hands[:],
+                self.hv[:],
+                self.seen[:],
+                self.stock,
+                len(self.stock),
+                self.stock[-1] if self.stock else None,
+                self.pile,
+                len(self.pile),
+                self.pile[-2:],
+                None if self.log is None else len(self.log),
+            )
+        )
+        self._apply_unchecked(action, self.current if seat is None else seat)
+
+    def pop(self) -> None:
+        """Undo the last :meth:`push`."""
+        (
+            self.current,
+            self.phase,
+            self.drawn,
+            self.slapper,
+            self.turns,
+            self.reshuffles,
+            self.result,
+            self.hands,
+            self.hv,
+            self.seen,
+            stock,
+            stock_len,
+            stock_top,
+            pile,
+            pile_len,
+            pile_tail,
+            log_len,
+        ) = self._undo.pop()
+        if len(stock) < stock_len:
+            stock.append(stock_top)
+        self.stock = stock
+        del pile[max(0, pile_len - 2) :]
+        pile.extend(pile_tail)
+        self.pile = pile
+        if self.log is not None and log_len is not None:
+            del self.log[log_len:]
+
+    def _apply_unchecked(self, action: Action, seat: int) -> None:
+        kind = action.type
+        if kind == "discard":
+            self.fast_discard(self._physical(seat, action.cards))
+        elif kind == "draw":
+            self.fast_draw()
+        elif kind == "take":
+            self.fast_take(self._takeable_physical(action.card))
+        elif kind == "yaniv":
+            if seat == self.current:
+                self.fast_yaniv()
+            else:
+                self.fast_false_yaniv(seat)
+        elif kind == "swap":
+            assert action.card is not None
+            self.fast_swap(self._physical(self.current, (action.card,))[0])
+        elif kind == "slap":
+            self.fast_slap()
+        elif kind == "asef":
+            self.fast_asef()
+        else:
+            raise IllegalActionError(f"a {kind} action cannot be applied directly")
+
+    def _physical(self, seat: int, cards: Sequence[int]) -> tuple[int, ...]:
+        """Map card kinds to physical cards in *seat*'s hand; raise if not held."""
+        hand = self.hands[seat]
+        out = []
+        for card in cards:
+            kind = KIND[card]
+            choices = (52, 53, 106, 107) if kind == JOKER else (kind, kind + 54)
+            for p in choices:
+                if hand >> p & 1:
+                    hand ^= 1 << p
+                    out.append(p)
+                    break
+            else:
+                held = "" if KIND[card] not in (KIND[c] for c in out) else " that many times"
+                raise IllegalActionError(f"you do not hold {CARDS[kind]}{held}")
+        return tuple(out)
+
+    def _takeable_physical(self, card: Card | None) -> int:
+        if card is not None:
+            for p in self.takeable_cards():
+                if KIND[p] == KIND[card]:
+                    return p
+        offered = format_cards(self.takeable_cards()) or "nothing"
+        raise IllegalActionError(f"you may not take {card}: you may take {offered} or draw")
+
+    # ------------------------------------------------------------------ checked apply
+
+    def apply(self, seat: int, action: Action | dict[str, Any] | str) -> RoundResult | None:
+        """Apply *action* by *seat*, checked; returns the result if the round ended.
+
+        Raises :class:`~yaniv.errors.IllegalActionError` (state unchanged) with a reason.
+        """
+        try:
+            act = Action.coerce(action)
+        except InvalidNotationError as e:
+            raise IllegalActionError(str(e)) from None
+        self._check_seat(seat)
+        if act.type == "turn":
+            discard, take = act.halves()
+            self._check(seat, discard)
+            self.push(discard)
+            try:
+                self._check(seat, take)
+            except IllegalActionError:
+                self.pop()
+                raise
+            self._undo.pop()  # the discard stays
+            self._apply_unchecked(take, seat)
+            return self.result
+        self._check(seat, act)
+        self._apply_unchecked(act, seat)
+        return self.result
+
+    def _check_seat(self, seat: int) -> None:
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.n:
+            raise IllegalActionError(f"there is no seat {seat!r}: seats are 0..{self.n - 1}")
+        if seat not in self.active:
+            raise IllegalActionError(f"seat {seat} is not playing in this round")
+        if self.phase == ROUND_OVER:
+            raise IllegalActionError("the round is over")
+
+    def _who(self, seat: int) -> str:
+        return self.names[seat] if self.names else f"P{seat}"
+
+    def _check(self, seat: int, act: Action) -> None:
+        kind = act.type
+        rules = self.rules
+        if kind == "slap":
+            self._check_slap(seat, act)
+            return
+        if seat != self.current:
+            if kind == "yaniv" and rules.false_yaniv_penalty is not None:
+                return  # accepted, and penalised (S18)
+            raise IllegalActionError(f"it is not your turn: {self._who(self.current)} is to play")
+        at_start = self.phase in (TURN_START, AFTER_DRAW)
+        if kind == "yaniv":
+            if not at_start:
+                raise IllegalActionError("Yaniv may only be called at the start of your turn, before discarding")
+            if self.hv[seat] > self._thr:
+                raise IllegalActionError(
+                    f"your hand is worth {self.hv[seat]}: Yaniv needs {self._thr} or less"
+                )
+        elif kind == "discard":
+            if not at_start:
+                raise IllegalActionError("you have already discarded: now draw or take a card")
+            cards = self._physical(seat, act.cards)
+            if classify(cards, rules) is None:
+                raise IllegalActionError(explain_bad_discard(cards, rules))
+        elif kind in ("draw", "take", "asef"):
+            if self.phase != AFTER_DISCARD:
+                raise IllegalActionError("discard first, then take a card")
+            if kind == "draw" and not self.stock:
+                raise IllegalActionError("the stock is empty: take a card from the previous discard")
+            if kind == "take":
+                if self.previous_group() is None:
+                    raise IllegalActionError("there is no previous discard to take from: draw")
+                self._takeable_physical(act.card)
+            if kind == "asef" and not self._asef_allowed():
+                if not rules.asef:
+                    raise IllegalActionError("Asef is not played under these rules")
+                raise IllegalActionError(
+                    "Asef needs exactly one card at the start of your turn, discarded, and a stock"
+                )
+        elif kind == "swap":
+            if rules.joker_swap == "off":
+                raise IllegalActionError("the joker exchange is not played under these rules")
+            if rules.joker_swap == "as_draw" and self.phase != AFTER_DISCARD:
+                raise IllegalActionError("the joker exchange is your take: discard first")
+            if rules.joker_swap == "as_turn" and not at_start:
+                raise IllegalActionError("the joker exchange replaces your whole turn: you have discarded")
+            if act.card is None or CARDS[KIND[act.card]] not in self.swappable():
+                raise IllegalActionError(
+                    f"no joker in the previous discard stands for {act.card} that you hold"
+                )
+
+    def _check_slap(self, seat: int, act: Action) -> None:
+        if self.rules.quick_discard == "off":
+            raise IllegalActionError("quick discard (slap) is not played under these rules")
+        if self.phase != AFTER_DRAW or seat != self.slapper or self.drawn is None:
+            raise IllegalActionError("you may only slap the card you just drew from the stock, before the next player acts")
+        if act.card is None or KIND[act.card] != KIND[self.drawn]:
+            raise IllegalActionError(f"you may only slap the card you just drew ({CARDS[self.drawn]})")
+        if self._slap_group(self.drawn) is None:
+            raise IllegalActionError(f"{CARDS[self.drawn]} does not fit your discard")
+
+    # ------------------------------------------------------------------ copies
+
+    def copy(self) -> RoundState:
+        """An independent copy (shares the rules, meld tables and shuffler)."""
+        new = RoundState.__new__(RoundState)
+        for name in RoundState.__slots__:
+            setattr(new, name, getattr(self, name))
+        new.hands = self.hands[:]
+        new.hv = self.hv[:]
+        new.seen = self.seen[:]
+        new.stock = self.stock[:]
+        new.pile = self.pile[:]
+        new.totals = self.totals[:]
+        new.nxt = self.nxt[:]
+        new.log = None if self.log is None else self.log[:]
+        new._undo = []
+        return new
+
+    def key(self) -> tuple[Any, ...]:
+        """Everything that defines the state, for equality and hashing."""
+        return (
+            self.rules,
+            tuple(self.hands),
+            tuple(self.seen),
+            tuple(self.stock),
+            tuple(self.pile),
+            self.current,
+            self.phase,
+            self.active,
+            tuple(self.totals),
+            self.drawn if self.phase == AFTER_DRAW else None,
+            self.slapper,
+            self.result,
+            self.tiebreak,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        """Two states are equal when every card and every scalar of the round is."""
+        return isinstance(other, RoundState) and self.key() == other.key()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def __repr__(self) -> str:
+        """A short summary."""
+        return (
+            f"<RoundState {self.rules} players={self.n} current={self.current} "
+            f"phase={self.phase_name} stock={len(self.stock)}>"
+        )
+
+    # ------------------------------------------------------------------ positions
+
+    @classmethod
+    def from_position(
+        cls, position: dict[str, Any], *, shuffler: Shuffler | None = None, log: bool = False
+    ) -> RoundState:
+        """Load the position JSON of DESIGN.md §4; a :class:`PositionError` names a bad field."""
+        from .position import load_position
+
+        return load_position(cls, position, shuffler=shuffler, log=log)
+
+    def to_position(self) -> dict[str, Any]:
+        """The position JSON of this state (round-trips through :meth:`from_position`)."""
+        from .position import dump_position
+
+        return dump_position(self)
+
+    # ------------------------------------------------------------------ views
+
+    def view(self, seat: int | None) -> SeatView:
+        """What *seat* may know (``None``: a spectator): DESIGN.md §2.4."""
+        if seat is not None and not (isinstance(seat, int) and 0 <= seat < self.n):
+            raise ValueError(f"there is no seat {seat!r}: seats are 0..{self.n - 1}")
+        mine = seat is not None
+        over = self.phase == ROUND_OVER
+        return SeatView(
+            seat=seat,
+            rules=self.rules,
+            players=self.n,
+            names=list(self.names) if self.names else None,
+            phase=self.phase_name,
+            current=self.current,
+            active=self.active,
+            hand=self.hand(seat) if mine else [],
+            hand_value=self.hv[seat] if mine else None,
+            hand_counts=[h.bit_count() for h in self.hands],
+            seen=[self._seen_cards(p) for p in range(self.n)],
+            hands_shown=[self.hand(p) for p in range(self.n)] if over and self._showdown() else None,
+            discard_pile=[[CARDS[c] for c in g] for g in self.pile],
+            previous_group=[CARDS[c] for c in g] if (g := self.previous_group()) is not None else None,
+            takeable=self.takeable() if mine and seat == self.current and not over else [],
+            stock_count=len(self.stock),
+            totals=list(self.totals),
+            eliminated=list(self.eliminated),
+            drawn=CARDS[self.drawn] if mine and seat == self.slapper and self.drawn is not None else None,
+            legal=self.legal_actions(seat) if mine and seat in self.active else [],
+            result=self.result,
+        )
+
+    def _showdown(self) -> bool:
+        return self.result is not None and self.result.kind != "false_yaniv"
+
+    def _seen_cards(self, seat: int) -> list[Card]:
+        return [CARDS[c] for c in cards_of_mask(self.seen[seat])]
+
+    def events_for(self, seat: int | None) -> list[dict[str, Any]]:
+        """This round's events as *seat* may see them."""
+        from .events import redact
+
+        return [redact(e, seat) for e in (self.log or [])]
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """Everything one seat may know; never another seat's hidden card."""
+
+    seat: int | None
+    rules: Rules
+    players: int
+    names: list[str] | None
+    phase: str
+    current: int
+    active: tuple[int, ...]
+    hand: list[Card]
+    hand_value: int | None
+    hand_counts: list[int]
+    seen: list[list[Card]]
+    """Per seat: cards seen taken from the pile (or swapped), still in that hand."""
+    hands_shown: list[list[Card]] | None
+    """Every hand after a showdown; None before."""
+    discard_pile: list[list[Card]]
+    previous_group: list[Card] | None
+    takeable: list[Card]
+    stock_count: int
+    totals: list[int]
+    eliminated: list[int]
+    drawn: Card | None
+    """The card this seat just drew, while it may still slap it."""
+    legal: list[Action]
+    result: RoundResult | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form (cards as notation, actions as action JSON)."""
+
+        def names(cards: Sequence[Card]) -> list[str]:
+            return [str(c) for c in cards]
+
+        return {
+            "seat": self.seat,
+            "rules": self.rules.to_dict(),
+            "players": self.players,
+            "names": self.names,
+            "phase": self.phase,
+            "current": self.current,
+            "active": list(self.active),
+            "hand": names(self.hand),
+            "hand_value": self.hand_value,
+            "hand_counts": self.hand_counts,
+            "seen": [names(s) for s in self.seen],
+            "hands_shown": None if self.hands_shown is None else [names(h) for h in self.hands_shown],
+            "discard_pile": [names(g) for g in self.discard_pile],
+            "previous_group": None if self.previous_group is None else names(self.previous_group),
+            "takeable": names(self.takeable),
+            "stock_count": self.stock_count,
+            "totals": self.totals,
+            "eliminated": self.eliminated,
+            "drawn": None if self.drawn is None else str(self.drawn),
+            "legal": [a.to_json() for a in self.legal],
+            "result": None if self.result is None else self.result.to_dict(),
+        }
+
+
+def explain_bad_discard(cards: Sequence[int], rules: Rules) -> str:
+    """One sentence on why an ordered list of cards is not a legal discard (S7)."""
+    text = format_cards(cards)
+    kinds = [KIND[c] for c in cards]
+    naturals = [k for k in kinds if k != JOKER]
+    if not naturals:
+        return f"{text} is not a legal discard: jokers alone are not a combination"
+    ranks = {k % 13 for k in naturals}
+    suits = {k // 13 for k in naturals}
+    if len(ranks) == 1:
+        if len(naturals) < len(kinds) and not rules.jokers_in_sets:
+            return f"{text} is not a legal discard: jokers may not join a set under these rules"
+        if len(kinds) < rules.min_set_size:
+            return f"{text} is not a legal discard: a set needs {rules.min_set_size} or more cards"
+    if len(suits) > 1:
+        return f"{text} is not a legal discard: a set needs one rank, a run one suit"
+    if len(kinds) < 3:
+        return f"{text} is not a legal discard: a run needs three or more cards"
+    if rules.jokers_in_runs == "gaps_only" and (kinds[0] == JOKER or kinds[-1] == JOKER):
+        return f"{text} is not a legal discard: a joker may only fill a gap inside a run"
+    if not rules.allow_jqk_run and any(RANK_NAMES[k % 13] == "K" for k in naturals):
+        return f"{text} is not a legal discard: runs with a king are not played under these rules"
+    if run_start(list(reversed(kinds)), rules) is not None:
+        return f"{text} is not a legal discard: lay a run in ascending order"
+    if any(k % 13 == 0 for k in naturals) and any(k % 13 == 12 for k in naturals):
+        return f"{text} is not a legal discard: the ace is low (A-2-3), Q-K-A is not a run"
+    suit = SUIT_NAMES[next(iter(suits))]
+    return f"{text} is not a legal discard: the cards are not consecutive {suit} with jokers in the gaps"
