@@ -85,7 +85,9 @@ class Game:
                 self._own_sink = True
             else:
                 self._sink = record
-        if self.rules.first_starter == "random":
+        if _deals is not None:
+            starter = _deals(1)["starter"]
+        elif self.rules.first_starter == "random":
             starter = self.rng.randrange(players)
         else:
             starter = (dealer + 1) % players

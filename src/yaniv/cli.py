@@ -1,0 +1,454 @@
+"""The ``yaniv`` command line: rules, simulate, play, replay, check.
+
+Every subcommand has ``--help``; machine-readable output with ``--json``. Bad
+arguments give a one-line error naming what is wrong and exit 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from .actions import Action
+from .bots import BOTS, Bot, make_bot
+from .errors import IllegalActionError, RecordError, YanivError
+from .events import redact
+from .game import Game
+from .match import DEFAULT_TURN_CAP, bot_rngs, play_game
+from .narrate import event_text, seat_name
+from .record import check, read_record
+from .rules import PRESETS, Rules
+
+__all__ = ["main"]
+
+
+class UsageError(Exception):
+    """A bad command-line argument (exit code 2)."""
+
+
+def _rules(spec: str) -> Rules:
+    try:
+        if spec.lstrip().startswith("{"):
+            return Rules.from_spec(json.loads(spec))
+        return Rules.from_spec(spec)
+    except (YanivError, ValueError) as e:
+        raise UsageError(f"--rules: {e}") from None
+
+
+def _bots(spec: str, players: int) -> list[Bot]:
+    names = [s.strip() for s in spec.split(",") if s.strip()]
+    if not names:
+        raise UsageError("--bots: name at least one bot")
+    try:
+        return [make_bot(names[i % len(names)]) for i in range(players)]
+    except ValueError as e:
+        raise UsageError(f"--bots: {e}") from None
+
+
+def _players(rules: Rules, players: int | None) -> int:
+    n = players if players is not None else min(max(rules.min_players, 3), rules.max_players)
+    if not rules.min_players <= n <= rules.max_players:
+        raise UsageError(
+            f"--players: these rules allow {rules.min_players} to {rules.max_players} players, not {n}"
+        )
+    return n
+
+
+# ----------------------------------------------------------------- rules
+
+
+def cmd_rules(args: argparse.Namespace, out: TextIO) -> int:
+    """List presets, or explain one rule set."""
+    if args.spec is None:
+        if args.json:
+            out.write(json.dumps({name: r.to_dict() for name, r in PRESETS.items()}, indent=2) + "\n")
+            return 0
+        out.write("Presets (yaniv rules NAME explains one):\n")
+        for name, r in PRESETS.items():
+            out.write(
+                f"  {name:<24} Yaniv at {r.threshold} or less, out over {r.score_limit}, "
+                f"{r.min_players}-{r.max_players} players\n"
+            )
+        return 0
+    rules = _rules(args.spec)
+    if args.json:
+        out.write(json.dumps(rules.to_dict(), indent=2) + "\n")
+        return 0
+    out.write(f"{rules}\n\n")
+    for line in rules.describe():
+        out.write(f"- {line}\n")
+    return 0
+
+
+# ----------------------------------------------------------------- simulate
+
+
+class Progress:
+    """A one-line progress bar on a terminal; silent elsewhere."""
+
+    def __init__(self, total: int, stream: TextIO, label: str) -> None:
+        """Track *total* steps."""
+        self.total, self.stream, self.label = total, stream, label
+        self.enabled = stream.isatty()
+        self.start = time.perf_counter()
+
+    def update(self, done: int) -> None:
+        """Redraw at *done* steps."""
+        if not self.enabled:
+            return
+        width = 30
+        filled = width * done // max(self.total, 1)
+        rate = done / max(time.perf_counter() - self.start, 1e-9)
+        self.stream.write(
+            f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} ({rate:.0f}/s)"
+        )
+        self.stream.flush()
+
+    def close(self) -> None:
+        """End the line."""
+        if self.enabled:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
+    """Play many games between built-in bots and summarise them."""
+    rules = _rules(args.rules)
+    players = _players(rules, args.players)
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    bots = _bots(args.bots, players)
+    record_dir = Path(args.record) if args.record else None
+    if record_dir is not None:
+        record_dir.mkdir(parents=True, exist_ok=True)
+    totals: dict[str, Any] = {"games": 0, "rounds": 0, "turns": 0, "calls": 0, "assafs": 0}
+    totals |= {"reshuffles": 0, "capped": 0}
+    wins = [0.0] * players
+    progress = Progress(args.games, sys.stderr, "simulating")
+    t0 = time.perf_counter()
+    for i in range(args.games):
+        seed = args.seed + i
+        record = str(record_dir / f"game-{seed}.jsonl") if record_dir is not None else None
+        game = Game(rules, players=players, seed=seed, dealer=i % players, record=record)
+        stats = play_game(game, bots, bot_rngs(seed, players), turn_cap=args.turn_cap)
+        game.close()
+        totals["games"] += 1
+        for key in ("rounds", "turns", "calls", "assafs", "reshuffles"):
+            totals[key] += getattr(stats, key)
+        totals["capped"] += stats.capped
+        for w in stats.winners:
+            wins[w] += 1 / len(stats.winners)
+        progress.update(i + 1)
+    progress.close()
+    elapsed = time.perf_counter() - t0
+    games = totals["games"]
+    summary = {
+        "rules": str(rules),
+        "players": players,
+        "bots": [b.name for b in bots],
+        "seed": args.seed,
+        **totals,
+        "assaf_rate": round(totals["assafs"] / totals["calls"], 4) if totals["calls"] else 0.0,
+        "rounds_per_game": round(totals["rounds"] / games, 2),
+        "turns_per_game": round(totals["turns"] / games, 2),
+        "wins_by_seat": [round(w, 2) for w in wins],
+        "seconds": round(elapsed, 3),
+    }
+    if args.json:
+        out.write(json.dumps(summary) + "\n")
+        return 0
+    out.write(f"{games} games of {rules}, {players} players ({', '.join(summary['bots'])})\n")
+    out.write(f"  rounds {totals['rounds']} ({summary['rounds_per_game']} per game)\n")
+    out.write(f"  turns {totals['turns']} ({summary['turns_per_game']} per game)\n")
+    out.write(f"  Yaniv calls {totals['calls']}, Assafed {totals['assafs']} ({summary['assaf_rate']:.1%})\n")
+    out.write(f"  reshuffles {totals['reshuffles']}, capped games {totals['capped']}\n")
+    seats = ", ".join(f"P{p} ({bots[p].name}) {w:g}" for p, w in enumerate(wins))
+    out.write(f"  wins by seat: {seats}\n")
+    out.write(f"  {elapsed:.2f} s\n")
+    return 0
+
+
+# ----------------------------------------------------------------- play
+
+
+PLAIN_HELP = """Type an action and press Enter:
+  discard 7H 8H 9H     lay cards (a single, a set, or a run in ascending order)
+  draw                 take the top card of the stock (after discarding)
+  take 9H              take a takeable card of the previous discard
+  7H 8H 9H; take 9H    a whole turn on one line
+  yaniv                call Yaniv (start of your turn, hand low enough)
+  swap 7S / slap 4C / asef   when the rules allow them
+  hand  shows the table again, help  this text, quit  leaves the game"""
+
+
+class PlainPlay:
+    """A line-based game against bots on standard input and output."""
+
+    def __init__(self, game: Game, bots: list[Bot], seat: int, out: TextIO, inp: TextIO) -> None:
+        """Seat a person at *seat*; the others are *bots*."""
+        self.game, self.bots, self.seat, self.out, self.inp = game, bots, seat, out, inp
+        self.shown = 1
+        self.rngs = bot_rngs(game.seed, game.n)
+
+    def say(self, text: str) -> None:
+        """Print a line."""
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def flush_events(self) -> None:
+        """Print every new event as this seat may see it."""
+        events = self.game.events
+        while self.shown < len(events):
+            text = event_text(redact(events[self.shown], self.seat), self.game.names)
+            if text:
+                self.say(text)
+            self.shown += 1
+
+    def table(self) -> None:
+        """Print what the person may see."""
+        view = self.game.round.view(self.seat)
+        names = self.game.names
+        others = ", ".join(
+            f"{seat_name(p, names)} {view.hand_counts[p]} cards"
+            + (f" (took {' '.join(map(str, view.seen[p]))})" if view.seen[p] else "")
+            + f" [{view.totals[p]}]"
+            for p in view.active
+            if p != self.seat
+        )
+        prev = " ".join(map(str, view.previous_group)) if view.previous_group else "nothing"
+        self.say(f"  Others: {others}")
+        self.say(f"  Previous discard: {prev}; stock: {view.stock_count} cards")
+        self.say(f"  Your hand: {' '.join(map(str, view.hand))} (worth {view.hand_value}) [{view.totals[self.seat]}]")
+        if view.takeable:
+            self.say(f"  You may take: {' '.join(map(str, view.takeable))}")
+
+    def ask(self, prompt: str) -> str | None:
+        """Read one line; ``None`` at the end of input."""
+        self.out.write(prompt)
+        self.out.flush()
+        line = self.inp.readline()
+        if not line:
+            return None
+        return line.strip()
+
+    def human_turn(self) -> bool:
+        """Ask until a legal action is applied; False when the person quits."""
+        state = self.game.round
+        self.table()
+        if any(a.type == "yaniv" for a in state.legal_actions(self.seat)):
+            self.say(f"  You may call Yaniv (your hand is worth {state.hand_value(self.seat)}).")
+        while True:
+            phase = "take a card" if state.phase_name == "after_discard" else "your turn"
+            line = self.ask(f"{phase}> ")
+            if line is None or line.lower() in ("quit", "exit", "q"):
+                return False
+            if not line:
+                continue
+            if line.lower() in ("help", "?"):
+                self.say(PLAIN_HELP)
+                continue
+            if line.lower() in ("hand", "table"):
+                self.table()
+                continue
+            try:
+                self.game.apply(self.seat, Action.parse(line))
+            except (IllegalActionError, YanivError) as e:
+                self.say(f"  Not allowed: {e}")
+                continue
+            return True
+
+    def offer_slap(self) -> bool:
+        """Ask whether to slap the card just drawn; False when the person quits."""
+        state = self.game.round
+        card = state.slap_card(self.seat)
+        if card is None:
+            return True
+        line = self.ask(f"You drew {card}: slap it onto your discard? [y/N] ")
+        if line is None:
+            return False
+        if line.lower().startswith("y"):
+            self.game.apply(self.seat, Action.slap(card))
+        return True
+
+    def run(self) -> int:
+        """Play to the end of the game (or until the person quits)."""
+        game = self.game
+        self.say(f"Yaniv: {game.rules} with {game.n} players. Type 'help' for the commands.")
+        while not game.over:
+            self.flush_events()
+            state = game.round
+            if state.is_over:
+                game.next_round()
+                continue
+            if state.slapper is not None and state.slap_card(state.slapper) is not None:
+                if state.slapper == self.seat:
+                    if not self.offer_slap():
+                        return self.quit()
+                else:
+                    action = self.bots[state.slapper].act(state.view(state.slapper), self.rngs[state.slapper])
+                    if action is not None:
+                        game.apply(state.slapper, action)
+                self.flush_events()
+            seat = state.current
+            if seat == self.seat:
+                if not self.human_turn():
+                    return self.quit()
+            else:
+                action = self.bots[seat].act(state.view(seat), self.rngs[seat])
+                assert action is not None
+                game.apply(seat, action)
+            if state.turns >= DEFAULT_TURN_CAP:
+                self.say("This round has gone on too long; stopping the game.")
+                return 1
+        self.flush_events()
+        won = self.seat in game.winners
+        self.say("You win!" if won else "You lose. Better luck next time.")
+        return 0
+
+    def quit(self) -> int:
+        """Leave the game."""
+        self.say("Bye! The game is recorded; nothing else was lost.")
+        return 0
+
+
+def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
+    """Play against the computer (line-based)."""
+    rules = _rules(args.rules)
+    players = _players(rules, args.players)
+    bots = _bots(args.bots, players)
+    names = [args.name] + [f"{bots[p].name.title()} {p}" for p in range(1, players)]
+    seed = args.seed if args.seed is not None else int(time.time())
+    record = args.record
+    if record is None:
+        records = Path.home() / ".local" / "share" / "yaniv" / "games"
+        try:
+            records.mkdir(parents=True, exist_ok=True)
+            record = str(records / f"game-{time.strftime('%Y%m%d-%H%M%S')}-{seed}.jsonl")
+        except OSError:
+            record = None
+    game = Game(rules, players=players, seed=seed, names=names, record=record)
+    try:
+        return PlainPlay(game, bots, 0, out, sys.stdin).run()
+    finally:
+        game.close()
+
+
+# ----------------------------------------------------------------- replay / check
+
+
+def _read(path: str) -> list[dict[str, Any]]:
+    try:
+        return read_record(path)
+    except RecordError as e:
+        raise UsageError(str(e)) from None
+
+
+def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
+    """Print a recorded game turn by turn."""
+    events = _read(args.file)
+    header = events[0]
+    names = header.get("names")
+    out.write(f"Game of {header.get('rules_string', '?')}, {header.get('players')} players, seed {header.get('seed')}\n")
+    for e in events[1:]:
+        event = redact(e, args.seat) if args.seat is not None else e
+        text = event_text(event, names)
+        if text:
+            out.write(text + "\n")
+    return 0
+
+
+def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
+    """Verify a record by replaying it."""
+    try:
+        game = check(args.file)
+    except RecordError as e:
+        if args.json:
+            out.write(json.dumps({"ok": False, "error": str(e)}) + "\n")
+        else:
+            out.write(f"{args.file}: {e}\n")
+        return 1
+    info = {
+        "ok": True,
+        "events": len(game.events),
+        "rounds": game.round_no,
+        "finished": game.over,
+        "winners": list(game.winners),
+        "totals": game.totals,
+    }
+    if args.json:
+        out.write(json.dumps(info) + "\n")
+    else:
+        state = f"winners {info['winners']}" if game.over else "unfinished"
+        out.write(f"{args.file}: ok ({info['events']} events, {info['rounds']} rounds, {state})\n")
+    return 0
+
+
+# ----------------------------------------------------------------- main
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every subcommand."""
+    parser = argparse.ArgumentParser(prog="yaniv", description="Yaniv: the card game, every variant.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("rules", help="list presets or explain a rule set")
+    p.add_argument("spec", nargs="?", help="a preset name or game string, e.g. 'finnish(score_limit=100)'")
+    p.add_argument("--json", action="store_true", help="print the knob dict")
+    p.set_defaults(func=cmd_rules)
+
+    p = sub.add_parser("simulate", help="play games between built-in bots and summarise")
+    p.add_argument("--rules", default="standard", help="preset, game string or JSON (default standard)")
+    p.add_argument("--players", type=int, help="players per game (default 3 or the preset's minimum)")
+    p.add_argument("--games", type=int, default=100, help="number of games (default 100)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
+    p.add_argument("--bots", default="greedy,random", help=f"bots by seat, cycled ({', '.join(BOTS)})")
+    p.add_argument("--record", metavar="DIR", help="write each game's record into DIR")
+    p.add_argument("--turn-cap", type=int, default=DEFAULT_TURN_CAP, help="turns before a round counts as stalled")
+    p.add_argument("--json", action="store_true", help="print the summary as one JSON line")
+    p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("play", help="play against the computer")
+    p.add_argument("--plain", action="store_true", help="line-based play on stdin/stdout (the default for now)")
+    p.add_argument("--rules", default="standard", help="preset, game string or JSON (default standard)")
+    p.add_argument("--players", type=int, help="players including you (default 3)")
+    p.add_argument("--bots", default="greedy", help=f"opponents ({', '.join(BOTS)}), cycled")
+    p.add_argument("--seed", type=int, help="seed (default: the clock)")
+    p.add_argument("--name", default="You", help="your name")
+    p.add_argument("--record", metavar="FILE", help="record file (default: ~/.local/share/yaniv/games/)")
+    p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("replay", help="print a recorded game turn by turn")
+    p.add_argument("file", help="a JSON Lines game record")
+    p.add_argument("--seat", type=int, help="show only what this seat saw")
+    p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("check", help="verify a game record (exit 1 naming the first wrong line)")
+    p.add_argument("file", help="a JSON Lines game record")
+    p.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    p.set_defaults(func=cmd_check)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
+    """Run the command line; returns the exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    stream = out if out is not None else sys.stdout
+    try:
+        code: int = args.func(args, stream)
+    except UsageError as e:
+        parser.exit(2, f"yaniv {args.command}: error: {e}\n")
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+    return code
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

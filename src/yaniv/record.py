@@ -1,0 +1,171 @@
+"""Game records: JSON Lines write, read, replay and check (DESIGN.md §4).
+
+A record is a header line then one line per event (see :mod:`yaniv.events`). A full
+record carries every deal and every reshuffle order, so :func:`replay` rebuilds every
+state exactly without the seed; :func:`check` replays a record and names the first line
+that does not follow. A seat's record (``Game.seat_events(seat)``) is the same events
+redacted for that seat: it can be read and shown, not replayed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from pathlib import Path
+from typing import IO, Any
+
+from .actions import Action
+from .cards import KIND, parse_card
+from .errors import RecordError, YanivError
+from .game import RECORD_FORMAT, RECORD_VERSION, Game
+from .rules import Rules
+
+__all__ = ["ScriptedShuffler", "check", "read_record", "replay", "write_record"]
+
+_ACTIONS = {"discard", "draw", "take", "swap", "slap", "yaniv", "false_yaniv", "asef"}
+
+
+def write_record(events: Iterable[dict[str, Any]], out: str | Path | IO[str]) -> None:
+    """Write events (header first) as JSON Lines to a path or an open text file."""
+    lines = "".join(json.dumps(e, separators=(",", ":")) + "\n" for e in events)
+    if isinstance(out, (str, Path)):
+        Path(out).write_text(lines, encoding="utf-8")
+    else:
+        out.write(lines)
+
+
+def read_record(source: str | Path | IO[str] | Iterable[str]) -> list[dict[str, Any]]:
+    """Read a JSON Lines record; a :class:`RecordError` names the first bad line."""
+    if isinstance(source, (str, Path)):
+        try:
+            text = Path(source).read_text(encoding="utf-8")
+        except OSError as e:
+            raise RecordError(f"cannot read record {source}: {e.strerror or e}") from None
+        except UnicodeDecodeError:
+            raise RecordError(f"record {source} is not UTF-8 text") from None
+        lines: Iterable[str] = text.splitlines()
+    else:
+        lines = source
+    events = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            event = json.loads(line)
+        except ValueError as e:
+            raise RecordError(f"line {number}: not JSON ({e.msg})") from None
+        if not isinstance(event, dict) or not isinstance(event.get("type"), str):
+            raise RecordError(f"line {number}: an event is a JSON object with a 'type'")
+        event["_line"] = number
+        events.append(event)
+    if not events:
+        raise RecordError("the record is empty")
+    header = events[0]
+    if header["type"] != "header":
+        raise RecordError(f"line {header['_line']}: the first line must be the header")
+    if header.get("format") != RECORD_FORMAT:
+        raise RecordError(f"line {header['_line']}: format must be {RECORD_FORMAT!r}")
+    if header.get("version") != RECORD_VERSION:
+        raise RecordError(
+            f"line {header['_line']}: record version {header.get('version')!r} is not "
+            f"supported (this engine reads version {RECORD_VERSION})"
+        )
+    return events
+
+
+class ScriptedShuffler:
+    """Plays back recorded reshuffle orders instead of shuffling (for replays)."""
+
+    def __init__(self, orders: list[tuple[int, list[str]]]) -> None:
+        """*orders*: (line number, stock top first) of each reshuffle of one round."""
+        self.orders = list(orders)
+
+    def shuffle(self, cards: list[Any], /) -> None:
+        """Reorder *cards* (physical ids) to the next recorded order."""
+        if not self.orders:
+            raise RecordError("the game reshuffled the stock here but the record has no reshuffle")
+        line, names = self.orders.pop(0)
+        pool: dict[int, list[int]] = {}
+        for c in cards:
+            pool.setdefault(KIND[c], []).append(c)
+        ordered = []
+        try:
+            for name in names:
+                ordered.append(pool[parse_card(name)].pop())
+        except (KeyError, IndexError, ValueError):
+            raise RecordError(f"line {line}: the reshuffled stock is not the discard pile's cards") from None
+        if len(ordered) != len(cards):
+            raise RecordError(f"line {line}: the reshuffled stock is not the discard pile's cards")
+        cards[:] = list(reversed(ordered))
+
+
+def _comparable(event: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in event.items() if k not in ("_line", "started")}
+
+
+def replay(events: list[dict[str, Any]]) -> Game:
+    """Rebuild a game from a full record; :class:`RecordError` names the first bad line."""
+    header = events[0]
+    try:
+        rules = Rules.from_dict(header["rules"])
+        players = header["players"]
+        deals = {e.get("round"): e for e in events if e["type"] == "deal"}
+        if 1 not in deals:
+            raise RecordError("the record has no deal of round 1")
+        reshuffles: dict[int, list[tuple[int, list[str]]]] = {}
+        round_no = 0
+        for e in events:
+            if e["type"] == "deal":
+                round_no = e.get("round", 0)
+            elif e["type"] == "reshuffle":
+                reshuffles.setdefault(round_no, []).append((e["_line"], e.get("stock") or []))
+        game = Game(
+            rules,
+            players=players,
+            seed=header.get("seed"),
+            dealer=header.get("dealer", 0),
+            names=header.get("names"),
+            _deals=lambda r: deals[r],
+            _shufflers=lambda r: ScriptedShuffler(reshuffles.get(r, [])),
+        )
+    except RecordError:
+        raise
+    except (YanivError, KeyError, TypeError, ValueError) as e:
+        raise RecordError(f"line {header['_line']}: bad header or deal: {e}") from None
+    produced = 1  # game.events[0] is the header
+    for e in events[1:]:
+        line = e["_line"]
+        kind = e["type"]
+        try:
+            if kind == "deal" and e.get("round", 1) > 1:
+                game.next_round()
+            elif kind in _ACTIONS:
+                game.apply(e["seat"], _action_of(e))
+        except (YanivError, KeyError, TypeError, ValueError) as err:
+            raise RecordError(f"line {line}: {kind} does not follow: {err}") from None
+        if produced >= len(game.events):
+            raise RecordError(f"line {line}: the game produced no {kind} event here")
+        mine = _comparable(game.events[produced])
+        if mine != _comparable(e):
+            raise RecordError(f"line {line}: recorded {json.dumps(_comparable(e))} but the game gives {json.dumps(mine)}")
+        produced += 1
+    if produced != len(game.events):
+        extra = game.events[produced]
+        raise RecordError(f"the record ends early: the game goes on with a {extra['type']} event")
+    return game
+
+
+def _action_of(event: dict[str, Any]) -> Action:
+    kind = event["type"]
+    if kind == "discard":
+        return Action.discard(event["cards"])
+    if kind in ("take", "swap", "slap"):
+        return Action(kind, card=Action.take(event["card"]).card)
+    if kind == "false_yaniv":
+        return Action.yaniv()
+    return Action(kind)
+
+
+def check(source: str | Path | IO[str] | Iterable[str]) -> Game:
+    """Read and replay a record; returns the replayed game or raises :class:`RecordError`."""
+    return replay(read_record(source))
