@@ -92,7 +92,9 @@ def legal_action_objects_rate(rules: Rules, players: int, seconds: float, seed: 
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--seconds", type=float, default=5.0, help="time per setting (default 5)")
     parser.add_argument("--players", default="2,4", help="player counts (default 2,4)")
     parser.add_argument("--rules", default="standard", help="rule set (default standard)")

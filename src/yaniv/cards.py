@@ -182,10 +182,12 @@ def parse_cards(text: str | Iterable[str | int]) -> list[Card]:
     for item in text:
         if isinstance(item, Card):
             out.append(item)
+        elif isinstance(item, str):
+            out.append(CARDS[parse_card(item)])
         elif isinstance(item, int) and not isinstance(item, bool):
             out.append(Card(item))
         else:
-            out.append(CARDS[parse_card(item)])
+            raise InvalidNotationError(f"{item!r} is not a card")
     return out
 
 

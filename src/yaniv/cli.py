@@ -223,7 +223,8 @@ class PlainPlay:
         prev = " ".join(map(str, view.previous_group)) if view.previous_group else "nothing"
         self.say(f"  Others: {others}")
         self.say(f"  Previous discard: {prev}; stock: {view.stock_count} cards")
-        self.say(f"  Your hand: {' '.join(map(str, view.hand))} (worth {view.hand_value}) [{view.totals[self.seat]}]")
+        hand = " ".join(map(str, view.hand))
+        self.say(f"  Your hand: {hand} (worth {view.hand_value}) [{view.totals[self.seat]}]")
         if view.takeable:
             self.say(f"  You may take: {' '.join(map(str, view.takeable))}")
 
@@ -353,7 +354,8 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
     events = _read(args.file)
     header = events[0]
     names = header.get("names")
-    out.write(f"Game of {header.get('rules_string', '?')}, {header.get('players')} players, seed {header.get('seed')}\n")
+    rules, players, seed = header.get("rules_string", "?"), header.get("players"), header.get("seed")
+    out.write(f"Game of {rules}, {players} players, seed {seed}\n")
     for e in events[1:]:
         event = redact(e, args.seat) if args.seat is not None else e
         text = event_text(event, names)
@@ -408,12 +410,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
     p.add_argument("--bots", default="greedy,random", help=f"bots by seat, cycled ({', '.join(BOTS)})")
     p.add_argument("--record", metavar="DIR", help="write each game's record into DIR")
-    p.add_argument("--turn-cap", type=int, default=DEFAULT_TURN_CAP, help="turns before a round counts as stalled")
+    p.add_argument(
+        "--turn-cap", type=int, default=DEFAULT_TURN_CAP, help="turns before a round counts as stalled"
+    )
     p.add_argument("--json", action="store_true", help="print the summary as one JSON line")
     p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser("play", help="play against the computer")
-    p.add_argument("--plain", action="store_true", help="line-based play on stdin/stdout (the default for now)")
+    p.add_argument(
+        "--plain", action="store_true", help="line-based play on stdin/stdout (the default for now)"
+    )
     p.add_argument("--rules", default="standard", help="preset, game string or JSON (default standard)")
     p.add_argument("--players", type=int, help="players including you (default 3)")
     p.add_argument("--bots", default="greedy", help=f"opponents ({', '.join(BOTS)}), cycled")

@@ -34,6 +34,8 @@ def redact(event: dict[str, Any], seat: int | None) -> dict[str, Any]:
     """The event as *seat* may see it (``None``: a spectator, who sees no hand)."""
     kind = event["type"]
     if kind == "deal":
+        if event.get("stock") is None:
+            return event  # already redacted
         out = dict(event)
         hands = event["hands"]
         out["hands"] = [h if p == seat else None for p, h in enumerate(hands)]
@@ -43,6 +45,6 @@ def redact(event: dict[str, Any], seat: int | None) -> dict[str, Any]:
         return out
     if kind in HIDDEN_FROM_OTHERS and event.get("seat") != seat:
         return {k: v for k, v in event.items() if k != "card"}
-    if kind == "reshuffle":
+    if kind == "reshuffle" and "stock" in event:
         return {"type": "reshuffle", "count": len(event["stock"])}
     return event

@@ -56,10 +56,10 @@ def event_text(event: dict[str, Any], names: Sequence[str] | None = None) -> str
     if kind == "asef":
         return f"{who} calls Asef! The blind card is {event['card']}"
     if kind == "showdown":
-        shown = [
+        hands = [
             f"{seat_name(p, names)} {_cards(h) or '-'}" for p, h in enumerate(event["hands"]) if h is not None
         ]
-        return "Showdown: " + "; ".join(shown)
+        return "Showdown: " + "; ".join(hands)
     if kind == "round_end":
         return _round_end(event, names)
     if kind == "game_end":

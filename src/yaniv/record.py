@@ -52,7 +52,7 @@ def read_record(source: str | Path | IO[str] | Iterable[str]) -> list[dict[str, 
             continue
         try:
             event = json.loads(line)
-        except ValueError as e:
+        except json.JSONDecodeError as e:
             raise RecordError(f"line {number}: not JSON ({e.msg})") from None
         if not isinstance(event, dict) or not isinstance(event.get("type"), str):
             raise RecordError(f"line {number}: an event is a JSON object with a 'type'")
@@ -130,8 +130,8 @@ def replay(events: list[dict[str, Any]]) -> Game:
         )
     except RecordError:
         raise
-    except (YanivError, KeyError, TypeError, ValueError) as e:
-        raise RecordError(f"line {header['_line']}: bad header or deal: {e}") from None
+    except (YanivError, KeyError, TypeError, ValueError) as err:
+        raise RecordError(f"line {header['_line']}: bad header or deal: {err}") from None
     produced = 1  # game.events[0] is the header
     for e in events[1:]:
         line = e["_line"]
@@ -147,7 +147,9 @@ def replay(events: list[dict[str, Any]]) -> Game:
             raise RecordError(f"line {line}: the game produced no {kind} event here")
         mine = _comparable(game.events[produced])
         if mine != _comparable(e):
-            raise RecordError(f"line {line}: recorded {json.dumps(_comparable(e))} but the game gives {json.dumps(mine)}")
+            raise RecordError(
+                f"line {line}: recorded {json.dumps(_comparable(e))} but the game gives {json.dumps(mine)}"
+            )
         produced += 1
     if produced != len(game.events):
         extra = game.events[produced]

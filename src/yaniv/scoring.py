@@ -63,7 +63,8 @@ class RoundResult:
     def from_dict(cls, data: dict[str, Any]) -> RoundResult:
         """Rebuild from :meth:`to_dict` output."""
         tup = ("values", "assafers", "round_scores", "totals", "landed", "eliminated", "winners", "tiebreak")
-        return cls(**{k: tuple(v) if k in tup else v for k, v in data.items()})
+        fields: dict[str, Any] = {k: tuple(v) if k in tup else v for k, v in data.items()}
+        return cls(**fields)
 
 
 def clockwise_from(seat: int, seats: Sequence[int], n: int) -> list[int]:
