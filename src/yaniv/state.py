@@ -218,7 +218,7 @@ class RoundState:
             return [group[0]]
         if pick == "top_only":
             return [group[-1]]
-        if pick == "ends_or_any_of_set" and is_set_group(group):
+        if pick == "ends_or_any_of_set" and is_set_group(group, self.rules.jokers_in_sets):
             out: list[int] = []
             kinds: set[int] = set()
             for c in group:
@@ -785,6 +785,7 @@ class RoundState:
             drawn=CARDS[self.drawn] if mine and seat == self.slapper and self.drawn is not None else None,
             legal=self.legal_actions(seat) if mine and seat in self.active else [],
             result=self.result,
+            turns=self.turns,
         )
 
     def _showdown(self) -> bool:
@@ -828,6 +829,8 @@ class SeatView:
     """The card this seat just drew, while it may still slap it."""
     legal: list[Action]
     result: RoundResult | None
+    turns: int
+    """Turns completed in this round (public)."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (cards as notation, actions as action JSON)."""
@@ -857,6 +860,7 @@ class SeatView:
             "drawn": None if self.drawn is None else str(self.drawn),
             "legal": [a.to_json() for a in self.legal],
             "result": None if self.result is None else self.result.to_dict(),
+            "turns": self.turns,
         }
 
 

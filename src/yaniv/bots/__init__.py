@@ -7,11 +7,12 @@ Every bot gets an injected ``random.Random`` and is deterministic for a given se
 from __future__ import annotations
 
 from .base import Bot
+from .heuristic import HeuristicBot
 from .simple import GreedyBot, RandomBot
 
-__all__ = ["BOTS", "Bot", "GreedyBot", "RandomBot", "make_bot"]
+__all__ = ["BOTS", "Bot", "GreedyBot", "HeuristicBot", "RandomBot", "make_bot"]
 
-BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot}
+BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot, "heuristic": HeuristicBot}
 """Built-in bots by name."""
 
 

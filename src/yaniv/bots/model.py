@@ -1,0 +1,108 @@
+"""The opponent hand-value model: how much an unseen hand holds, calibrated by simulation.
+
+A player's hidden cards are not a random draw from the unseen pool: players keep low
+cards and throw high ones, more so the longer a round runs. The model is the
+distribution of the value of one hidden card kept by a player, per stage of the round
+(completed rotations of play), measured over self-play games of the heuristic bot by
+``python -m yaniv.bots.calibrate`` and stored in ``calibration.json`` beside this file.
+A hand of ``u`` hidden cards is the sum of ``u`` such values (a convolution), plus the
+values of the cards seen taken into it.
+
+:func:`call_success_probability` is what ``yaniv odds`` prints and what the heuristic
+bot uses before calling Yaniv.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from functools import cache
+from importlib import resources
+
+__all__ = ["STAGES", "HandModel", "call_success_probability", "default_model", "stage_of"]
+
+STAGES = 8
+"""Stages of a round: 0, 1, …, 7 or more completed rotations."""
+MAX_CARD = 10
+MAX_CARDS = 8
+
+
+def stage_of(turns: int, players: int) -> int:
+    """The stage of a round after *turns* completed turns among *players*."""
+    return min(turns // max(players, 1), STAGES - 1)
+
+
+class HandModel:
+    """P(the hidden part of a hand is worth at most x), per stage and card count."""
+
+    def __init__(self, card_distribution: Sequence[Sequence[float]]) -> None:
+        """*card_distribution*[stage][v]: probability that one hidden card is worth v (0..10)."""
+        if len(card_distribution) != STAGES or any(len(d) != MAX_CARD + 1 for d in card_distribution):
+            raise ValueError(f"a card distribution has {STAGES} stages of {MAX_CARD + 1} values")
+        self.card_distribution = [list(d) for d in card_distribution]
+        # cdf[stage][u][x] = P(sum of u hidden cards <= x), x = 0 .. 10*u
+        self.cdf: list[list[list[float]]] = []
+        for dist in self.card_distribution:
+            total = sum(dist)
+            dist = [p / total for p in dist]
+            per_count = [[1.0]]
+            pmf = [1.0]
+            for _ in range(MAX_CARDS):
+                nxt = [0.0] * (len(pmf) + MAX_CARD)
+                for s, ps in enumerate(pmf):
+                    if ps:
+                        for v, pv in enumerate(dist):
+                            nxt[s + v] += ps * pv
+                pmf = nxt
+                running, cdf = 0.0, []
+                for p in pmf:
+                    running += p
+                    cdf.append(min(running, 1.0))
+                per_count.append(cdf)
+            self.cdf.append(per_count)
+
+    def p_at_most(self, x: int, hidden: int, stage: int) -> float:
+        """P(*hidden* hidden cards are worth at most *x* together) at *stage*."""
+        if x < 0:
+            return 0.0
+        if hidden <= 0:
+            return 1.0
+        table = self.cdf[min(stage, STAGES - 1)][min(hidden, MAX_CARDS)]
+        return table[x] if x < len(table) else 1.0
+
+    def p_hand_at_most(self, x: int, cards: int, seen_value: int, seen_count: int, stage: int) -> float:
+        """P(an opponent's hand of *cards* cards, *seen_count* of them known, is worth <= x)."""
+        return self.p_at_most(x - seen_value, cards - seen_count, stage)
+
+    def mean_card(self, stage: int) -> float:
+        """Expected value of one hidden card at *stage*."""
+        dist = self.card_distribution[min(stage, STAGES - 1)]
+        return sum(v * p for v, p in enumerate(dist)) / sum(dist)
+
+
+@cache
+def default_model() -> HandModel:
+    """The model calibrated by simulation, shipped with the package."""
+    text = resources.files("yaniv.bots").joinpath("calibration.json").read_text(encoding="utf-8")
+    return HandModel(json.loads(text)["card_distribution"])
+
+
+def call_success_probability(
+    value: int,
+    opponents: Sequence[tuple[int, int, int]],
+    stage: int,
+    *,
+    assaf_on_tie: bool = True,
+    model: HandModel | None = None,
+) -> float:
+    """P(a Yaniv call with hand *value* is not Assafed).
+
+    *opponents*: per opponent (cards held, value of its seen cards, number of seen cards).
+    Opponents' hands are taken as independent.
+    """
+    model = model or default_model()
+    limit = value if assaf_on_tie else value - 1
+    p = 1.0
+    for cards, seen_value, seen_count in opponents:
+        p *= 1.0 - model.p_hand_at_most(limit, cards, seen_value, seen_count, stage)
+    return p
