@@ -232,7 +232,7 @@ class MeldTable:
 
     def takeable(self, group: Sequence[int]) -> tuple[int, ...]:
         """Positions of the takeable cards of a previous group (S8)."""
-        return takeable_positions(group, self.pickup)
+        return takeable_positions(group, self.pickup, self.jokers_in_sets)
 
 
 def classify(cards: Sequence[int], rules: Rules) -> str | None:
@@ -282,20 +282,28 @@ def run_start(kinds: Sequence[int], rules: Rules) -> int | None:
     return None
 
 
-def is_set_group(group: Sequence[int]) -> bool:
-    """Whether a laid group of two or more cards is a set (its natural cards share a rank)."""
+def is_set_group(group: Sequence[int], jokers_in_sets: bool = True) -> bool:
+    """Whether a laid group of two or more cards is a set (its natural cards share a rank).
+
+    With *jokers_in_sets* false a group holding a joker is never a set: one natural rank
+    plus jokers (``JK 5H JK``) can then only have been laid as a run.
+    """
     ranks = {KIND[c] % 13 for c in group if KIND[c] != JOKER}
-    return len(group) >= 2 and len(ranks) == 1
+    if len(group) < 2 or len(ranks) != 1:
+        return False
+    return jokers_in_sets or all(KIND[c] != JOKER for c in group)
 
 
-def takeable_positions(group: Sequence[int], pickup_mode: str) -> tuple[int, ...]:
+def takeable_positions(
+    group: Sequence[int], pickup_mode: str, jokers_in_sets: bool = True
+) -> tuple[int, ...]:
     """Positions of the takeable cards of a group under *pickup_mode* (S8, §6b)."""
     n = len(group)
     if n == 1:
         return (0,)
     if pickup_mode == "top_only":
         return (n - 1,)
-    if pickup_mode == "ends_or_any_of_set" and is_set_group(group):
+    if pickup_mode == "ends_or_any_of_set" and is_set_group(group, jokers_in_sets):
         return tuple(range(n))
     return (0, n - 1)
 

@@ -254,9 +254,9 @@ class HeuristicBot(Bot):
                 cards = tuple(_held_all(hand_mask, a.cards))
                 mask = hand_mask
                 shed = 0
-                for c in cards:
-                    mask ^= 1 << c
-                    shed += values[c]
+                for card in cards:
+                    mask ^= 1 << card
+                    shed += values[card]
                 rest = value - shed
                 feed = self.feed_penalty(know, cards)
                 score = self.hand_score(know, mask, rest, True) + feed
