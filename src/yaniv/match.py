@@ -6,10 +6,12 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from .actions import Action
 from .bots import Bot
 from .game import Game
+from .state import RoundState
 
-__all__ = ["DEFAULT_TURN_CAP", "GameStats", "play_game"]
+__all__ = ["DEFAULT_TURN_CAP", "GameStats", "bot_rngs", "decide", "play_game"]
 
 DEFAULT_TURN_CAP = 2000
 """Turns after which a round counts as stalled and the game is stopped."""
@@ -27,6 +29,13 @@ class GameStats:
     capped: bool = False
     winners: tuple[int, ...] = ()
     totals: list[int] = field(default_factory=list)
+
+
+def decide(bot: Bot, state: RoundState, seat: int, rng: random.Random) -> Action | None:
+    """Ask *bot* for *seat*'s action: its view only, or the full state for an oracle."""
+    if getattr(bot, "sees_all", False):
+        return bot.act_full(state, seat, rng)  # type: ignore[attr-defined, no-any-return]
+    return bot.act(state.view(seat), rng)
 
 
 def bot_rngs(seed: int | None, seats: int) -> list[random.Random]:
@@ -50,11 +59,11 @@ def play_game(
             continue
         slapper = state.slapper
         if slapper is not None and state.slap_card(slapper) is not None:
-            action = bots[slapper].act(state.view(slapper), rngs[slapper])
+            action = decide(bots[slapper], state, slapper, rngs[slapper])
             if action is not None:
                 game.apply(slapper, action)
         seat = state.current
-        action = bots[seat].act(state.view(seat), rngs[seat])
+        action = decide(bots[seat], state, seat, rngs[seat])
         if action is None:
             raise RuntimeError(f"bot {bots[seat].name} at seat {seat} passed its turn")
         result = game.apply(seat, action)

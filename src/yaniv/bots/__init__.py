@@ -8,11 +8,16 @@ from __future__ import annotations
 
 from .base import Bot
 from .heuristic import HeuristicBot
+from .search import ExpertBot, OracleBot
 from .simple import GreedyBot, RandomBot
 
-__all__ = ["BOTS", "Bot", "GreedyBot", "HeuristicBot", "RandomBot", "make_bot"]
+__all__ = ["BOTS", "Bot", "ExpertBot", "GreedyBot", "HeuristicBot", "OracleBot", "RandomBot", "make_bot"]
 
-BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot, "heuristic": HeuristicBot}
+BOTS: dict[str, type[Bot]] = {
+    "random": RandomBot, "greedy": GreedyBot, "heuristic": HeuristicBot,
+    "expert": ExpertBot,
+    "oracle": OracleBot,
+}
 """Built-in bots by name."""
 
 

@@ -190,7 +190,9 @@ class HeuristicBot(Bot):
         """Cost of leaving cheap cards takeable for a next player close to calling."""
         view = know.view
         assert view.seat is not None
-        nxt = next((p for p in know.opponents if p > view.seat), know.opponents[0] if know.opponents else None)
+        nxt = next(
+            (p for p in know.opponents if p > view.seat), know.opponents[0] if know.opponents else None
+        )
         if nxt is None:
             return 0.0
         cards = view.hand_counts[nxt]
@@ -229,27 +231,34 @@ class HeuristicBot(Bot):
 
     def choose_turn(self, view: SeatView, know: Knowledge, legal: list[Action], rng: random.Random) -> Action:
         """Call, or the best (discard, take) pair as one compound turn."""
-        assert view.seat is not None and view.hand_value is not None
+        assert view.hand_value is not None
         value = view.hand_value
         stuck = self._stuck(view)
-        if any(a.type == "yaniv" for a in legal):
-            if self.assaf_probability(value, know) <= self.risk_level(view, value):
-                return Action.yaniv()
-        rules = view.rules
-        values = rules.card_values
+        can_call = any(a.type == "yaniv" for a in legal)
+        if can_call and self.assaf_probability(value, know) <= self.risk_level(view, value):
+            return Action.yaniv()
+        ranked = self.rank_turns(view, know, allow_takes=stuck < 2)
+        return ranked[0][1] if ranked else rng.choice(legal)
+
+    def rank_turns(
+        self, view: SeatView, know: Knowledge, allow_takes: bool = True
+    ) -> list[tuple[float, Action]]:
+        """Every whole turn (discard + take, or an exchange) scored; best (lowest) first."""
+        assert view.hand_value is not None
+        value = view.hand_value
+        values = view.rules.card_values
         hand_mask = 0
         for c in view.hand:
             hand_mask |= 1 << int(c)
-        takeable = [int(c) for c in view.takeable]
-        best: tuple[float, int, Action] | None = None
-        for index, a in enumerate(legal):
+        takeable = [int(c) for c in view.takeable] if allow_takes else []
+        ranked: list[tuple[float, Action]] = []
+        for a in view.legal:
             if a.type == "swap" and a.card is not None:
                 # as_turn: the exchange is the whole turn
                 natural = _held(hand_mask, a.card)
                 joker = 52 if not hand_mask >> 52 & 1 else 53
                 mask = hand_mask ^ (1 << natural) | (1 << joker)
-                score = self.hand_score(know, mask, value - values[natural], False)
-                cand = (score, index, a)
+                ranked.append((self.hand_score(know, mask, value - values[natural], False), a))
             elif a.type == "discard":
                 cards = tuple(_held_all(hand_mask, a.cards))
                 mask = hand_mask
@@ -259,20 +268,12 @@ class HeuristicBot(Bot):
                     shed += values[card]
                 rest = value - shed
                 feed = self.feed_penalty(know, cards)
-                score = self.hand_score(know, mask, rest, True) + feed
-                cand = (score, index, Action("turn", a.cards, None))
-                if stuck < 2:
-                    for t in takeable:
-                        s = self.hand_score(know, mask | (1 << t), rest + values[t], False) + feed
-                        if s < cand[0]:
-                            cand = (s, index, Action("turn", a.cards, CARDS[t]))
-            else:
-                continue
-            if best is None or cand[0] < best[0]:
-                best = cand
-        if best is None:
-            return rng.choice(legal)
-        return best[2]
+                ranked.append((self.hand_score(know, mask, rest, True) + feed, Action("turn", a.cards, None)))
+                for t in takeable:
+                    s = self.hand_score(know, mask | (1 << t), rest + values[t], False) + feed
+                    ranked.append((s, Action("turn", a.cards, CARDS[t])))
+        ranked.sort(key=lambda x: x[0])
+        return ranked
 
     def choose_take(self, view: SeatView, know: Knowledge, legal: list[Action]) -> Action:
         """After a discard: the best card to take (or Asef, or the joker exchange)."""
