@@ -390,6 +390,136 @@ def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+# ----------------------------------------------------------------- arena / odds
+
+
+def _int_list(text: str, flag: str) -> list[int]:
+    """Comma-separated whole numbers, or a UsageError naming *flag*."""
+    try:
+        return [int(s) for s in text.split(",") if s.strip()]
+    except ValueError:
+        raise UsageError(f"{flag}: expected comma-separated whole numbers, got {text!r}") from None
+
+
+def cmd_arena(args: argparse.Namespace, out: TextIO) -> int:
+    """Seat-rotated matches between bots on duplicate deals: statistics, Elo, plots."""
+    import importlib.util
+
+    from .arena import make_arena_bot, plot, run_arena
+
+    rules = _rules(args.rules)
+    names = [s.strip() for s in args.bots.split(",") if s.strip()]
+    if not names:
+        raise UsageError("--bots: name at least one bot")
+    for name in dict.fromkeys(names):
+        try:
+            make_arena_bot(name)
+        except ValueError as e:
+            raise UsageError(f"--bots: {e}") from None
+    default_players = max(len(names), rules.min_players)
+    players = _players(rules, args.players if args.players is not None else default_players)
+    if len(names) > players:
+        raise UsageError(f"--bots: {len(names)} bots do not fit in {players} seats")
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    if args.workers < 1:
+        raise UsageError("--workers must be at least 1")
+    if args.turn_cap < 1:
+        raise UsageError("--turn-cap must be at least 1")
+    if args.plot and importlib.util.find_spec("matplotlib") is None:
+        raise UsageError("--plot needs matplotlib: pip install 'yaniv[plots]'")
+    games = -(-args.games // players) * players
+    progress = Progress(games, sys.stderr, "arena")
+    report = run_arena(
+        rules,
+        names,
+        args.games,
+        args.seed,
+        players=players,
+        workers=args.workers,
+        turn_cap=args.turn_cap,
+        untimed=args.untimed,
+        progress=progress.update,
+    )
+    progress.close()
+    if args.plot:
+        plot(report, args.plot)
+    if args.json == "-":
+        out.write(json.dumps(report.to_dict()) + "\n")
+        return 0
+    if args.json:
+        try:
+            Path(args.json).write_text(json.dumps(report.to_dict(), indent=1) + "\n", encoding="utf-8")
+        except OSError as e:
+            raise UsageError(f"--json: cannot write {args.json}: {e.strerror}") from None
+    out.write(report.table() + "\n")
+    for path in (args.json, args.plot):
+        if path:
+            out.write(f"wrote {path}\n")
+    return 0
+
+
+def cmd_odds(args: argparse.Namespace, out: TextIO) -> int:
+    """The chance that a Yaniv call succeeds, from the bots' calibrated opponent model."""
+    from .bots.model import call_success_probability, stage_of
+
+    rules = _rules(args.rules)
+    cards = _int_list(args.cards, "--cards")
+    if not cards:
+        raise UsageError("--cards: give the card count of at least one opponent")
+    seen_values = _int_list(args.seen_values, "--seen-values") if args.seen_values else [0] * len(cards)
+    seen_counts = _int_list(args.seen_counts, "--seen-counts") if args.seen_counts else [0] * len(cards)
+    for flag, values in (("--seen-values", seen_values), ("--seen-counts", seen_counts)):
+        if len(values) != len(cards):
+            raise UsageError(f"{flag}: give one number per opponent ({len(cards)}, like --cards)")
+    if args.value < 0:
+        raise UsageError(f"--value must be 0 or more, got {args.value}")
+    if args.turn < 0:
+        raise UsageError(f"--turn must be 0 or more, got {args.turn}")
+    players = _players(rules, args.players if args.players is not None else len(cards) + 1)
+    if len(cards) > players - 1:
+        raise UsageError(f"--cards: {len(cards)} opponents do not fit in a game of {players} players")
+    top = max(rules.card_values)
+    for i, (held, value, count) in enumerate(zip(cards, seen_values, seen_counts, strict=True)):
+        if held < 1:
+            raise UsageError(f"--cards: opponent {i + 1} must hold at least 1 card, not {held}")
+        if not 0 <= count <= held:
+            raise UsageError(f"--seen-counts: opponent {i + 1} holds {held} cards; {count} cannot be seen")
+        if not 0 <= value <= top * count:
+            raise UsageError(f"--seen-values: {value} is not a possible value of {count} seen card(s)")
+    stage = stage_of(args.turn, players)
+    opponents = list(zip(cards, seen_values, seen_counts, strict=True))
+    p = call_success_probability(args.value, opponents, stage, assaf_on_tie=rules.assaf_on_tie)
+    callable_now = args.value <= rules.threshold
+    if args.json:
+        info = {
+            "rules": str(rules),
+            "value": args.value,
+            "opponents": [{"cards": c, "seen_value": v, "seen_count": n} for c, v, n in opponents],
+            "turn": args.turn,
+            "players": players,
+            "stage": stage,
+            "assaf_on_tie": rules.assaf_on_tie,
+            "threshold": rules.threshold,
+            "callable": callable_now,
+            "success": round(p, 6),
+            "assaf": round(1.0 - p, 6),
+        }
+        out.write(json.dumps(info) + "\n")
+        return 0
+    hands = ", ".join(
+        f"{c} card{'s' if c != 1 else ''}" + (f" ({n} seen, worth {v})" if n else "") for c, v, n in opponents
+    )
+    out.write(
+        f"A Yaniv call with {args.value} against {hands} at turn {args.turn} of {players} players "
+        f"(stage {stage}, {rules}):\n"
+    )
+    out.write(f"  succeeds with probability {p:.4f}; Assafed with probability {1 - p:.4f}\n")
+    if not callable_now:
+        out.write(f"  (a hand of {args.value} may not call: these rules call at {rules.threshold} or less)\n")
+    return 0
+
+
 # ----------------------------------------------------------------- main
 
 
@@ -437,6 +567,44 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", help="a JSON Lines game record")
     p.add_argument("--json", action="store_true", help="print the verdict as JSON")
     p.set_defaults(func=cmd_check)
+
+    p = sub.add_parser("arena", help="seat-rotated matches between bots: win rates, Elo, timings")
+    p.add_argument("--rules", default="standard", help="preset, game string or JSON (default standard)")
+    p.add_argument("--players", type=int, help="players per game (default: the number of bots)")
+    p.add_argument(
+        "--games",
+        type=int,
+        default=100,
+        help="games in total, rounded up to whole rotation sets (default 100)",
+    )
+    p.add_argument("--seed", type=int, default=1, help="seed of the first deal (default 1)")
+    p.add_argument(
+        "--bots",
+        default="expert,heuristic",
+        help="line-up by seat, NAME or NAME:LEVEL (expert:strong); the last fills the remaining seats "
+        f"({', '.join(BOTS)})",
+    )
+    p.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument("--json", metavar="FILE", help="also write the report as JSON to FILE ('-': stdout only)")
+    p.add_argument("--plot", metavar="FILE.png", help="draw win rates and score curves (needs matplotlib)")
+    p.add_argument(
+        "--turn-cap", type=int, default=DEFAULT_TURN_CAP, help="turns before a round counts as stalled"
+    )
+    p.add_argument(
+        "--untimed", action="store_true", help="lift the expert's time limits (reproducible, slower)"
+    )
+    p.set_defaults(func=cmd_arena)
+
+    p = sub.add_parser("odds", help="the chance that a Yaniv call succeeds (the bots' opponent model)")
+    p.add_argument("--value", type=int, required=True, help="the caller's hand value")
+    p.add_argument("--cards", required=True, help="cards held by each opponent, e.g. 3,5")
+    p.add_argument("--seen-values", help="value of the cards seen taken by each opponent, e.g. 0,4")
+    p.add_argument("--seen-counts", help="number of cards seen taken by each opponent, e.g. 0,1")
+    p.add_argument("--turn", type=int, default=0, help="turns completed in the round (default 0)")
+    p.add_argument("--players", type=int, help="players in the round (default: opponents + 1)")
+    p.add_argument("--rules", default="standard", help="preset, game string or JSON (default standard)")
+    p.add_argument("--json", action="store_true", help="print the result as one JSON line")
+    p.set_defaults(func=cmd_odds)
     return parser
 
 

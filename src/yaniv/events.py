@@ -3,7 +3,7 @@
 Event types (``seat`` is the acting seat; cards in canonical notation):
 
 ==============  ===============================================================
-``deal``        ``round``, ``dealer``, ``starter``, ``players`` (seats in the round),
+``deal``        ``round``, ``dealer``, ``starter``, ``players`` (seats in the round), ``tiebreak``,
                 ``hands`` (per seat), ``stock`` (top first), ``discard_pile``
 ``discard``     ``seat``, ``cards``
 ``draw``        ``seat``, ``card`` (only the drawer and full records see it)

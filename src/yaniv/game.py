@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from typing import IO, Any
 
 from .actions import Action
-from .cards import CARDS, cards_of_mask, deck
+from .cards import CARDS, KIND, cards_of_mask, deck
 from .errors import IllegalActionError, RulesError
 from .rules import Rules
 from .scoring import RoundResult, clockwise_from
@@ -57,10 +57,15 @@ class Game:
                 f"these rules allow {self.rules.min_players} to {self.rules.max_players} "
                 f"players, not {players}"
             )
-        if not isinstance(dealer, int) or not 0 <= dealer < players:
+        if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < players:
             raise RulesError(f"dealer must be a seat 0..{players - 1}, got {dealer!r}")
-        if names is not None and len(names) != players:
-            raise RulesError(f"names must list {players} names, got {len(names)}")
+        if names is not None and (
+            isinstance(names, str)
+            or not isinstance(names, (list, tuple))
+            or len(names) != players
+            or not all(isinstance(x, str) and x.strip() for x in names)
+        ):
+            raise RulesError(f"names must list {players} non-empty names (text), got {names!r}")
         self.n = players
         self.seed = seed
         self.rng = random.Random(seed)
@@ -230,7 +235,10 @@ class Game:
         """The whole game's events as *seat* may see them (a seat's redacted record)."""
         from .events import redact
 
-        return [self.events[0], *(redact(e, seat) for e in self.events[1:])]
+        header = {k: v for k, v in self.events[0].items() if k != "seed"}  # the seed fixes every hand
+        header["seat"] = seat
+        header["redacted"] = True
+        return [header, *(redact(e, seat) for e in self.events[1:])]
 
     def __repr__(self) -> str:
         """A short summary."""
@@ -239,7 +247,8 @@ class Game:
 
 
 def _ids(mask: int) -> list[int]:
-    return list(cards_of_mask(mask))
+    """Cards of a hand in canonical order (by kind)."""
+    return sorted(cards_of_mask(mask), key=lambda c: (KIND[c], c))
 
 
 def _deal_from_event(

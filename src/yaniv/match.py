@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from .actions import Action
 from .bots import Bot
+from .bots.base import bot_rngs
 from .game import Game
 from .state import RoundState
 
@@ -36,11 +37,6 @@ def decide(bot: Bot, state: RoundState, seat: int, rng: random.Random) -> Action
     if getattr(bot, "sees_all", False):
         return bot.act_full(state, seat, rng)  # type: ignore[attr-defined, no-any-return]
     return bot.act(state.view(seat), rng)
-
-
-def bot_rngs(seed: int | None, seats: int) -> list[random.Random]:
-    """One independent, reproducible RNG per seat."""
-    return [random.Random(f"{seed}-{seat}") for seat in range(seats)]
 
 
 def play_game(

@@ -4,7 +4,7 @@ Every bad field is a :class:`~yaniv.errors.PositionError` naming the field; noth
 half-loaded. Besides the fields of DESIGN.md §4 a position may carry ``seen`` (per seat,
 the cards seen taken from the pile and still held), ``drawn`` (in phase
 ``after_draw``: ``{"seat": S, "card": C}``, the card that seat may still slap) and
-``result`` (in phase ``round_over``).
+``result`` (in phase ``round_over``) and ``turns`` (turns completed in the round, public).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 __all__ = ["dump_position", "load_position"]
 
 _REQUIRED = ("rules", "players", "current", "hands", "stock", "discard_pile")
-_OPTIONAL = ("names", "totals", "eliminated", "dealer", "phase", "tiebreak", "seen", "drawn", "result")
+_OPTIONAL = ("names", "totals", "eliminated", "dealer", "phase", "tiebreak", "seen", "drawn", "result", "turns")
 
 
 def _int(value: Any, field: str, lo: int | None = None, hi: int | None = None) -> int:
@@ -152,6 +152,7 @@ def load_position(
         log=log,
     )
     state.phase = phase
+    state.turns = _int(pos.get("turns", 0), "turns", 0)
     seen = pos.get("seen")
     if seen is not None:
         for p, cards in enumerate(_list(seen, "seen", n)):
@@ -178,6 +179,7 @@ def load_position(
             raise PositionError(f"position field 'drawn': seat {seat} does not hold {CARDS[kind]}")
         if state.nxt[seat] != current:
             raise PositionError("position field 'drawn': the drawer must be the player before 'current'")
+        held.sort(key=lambda c: state.seen[seat] >> c & 1)  # the drawn copy was not seen taken
         state.drawn, state.slapper = held[0], seat
     elif drawn is not None:
         raise PositionError("position field 'drawn' is only for phase after_draw")
@@ -203,6 +205,11 @@ def _kind(name: Any, field: str) -> int:
         raise PositionError(f"position field {field!r}: {e}") from None
 
 
+def _canonical(mask: int) -> list[int]:
+    """Cards of a mask in canonical order (by kind), whatever deck each copy is from."""
+    return sorted(cards_of_mask(mask), key=lambda c: (KIND[c], c))
+
+
 def dump_position(state: RoundState) -> dict[str, Any]:
     """The canonical position dict of a state."""
 
@@ -218,13 +225,15 @@ def dump_position(state: RoundState) -> dict[str, Any]:
         out["dealer"] = state.dealer
     out["current"] = state.current
     out["phase"] = state.phase_name
-    out["hands"] = [names(cards_of_mask(h)) for h in state.hands]
+    out["hands"] = [names(_canonical(h)) for h in state.hands]
     out["stock"] = names(reversed(state.stock))
     out["discard_pile"] = [names(g) for g in state.pile]
     if state.tiebreak:
         out["tiebreak"] = True
+    if state.turns:
+        out["turns"] = state.turns
     if any(state.seen):
-        out["seen"] = [names(cards_of_mask(m)) for m in state.seen]
+        out["seen"] = [names(_canonical(m)) for m in state.seen]
     if state.phase == AFTER_DRAW and state.drawn is not None and state.slapper is not None:
         out["drawn"] = {"seat": state.slapper, "card": str(CARDS[state.drawn])}
     if state.phase == ROUND_OVER and state.result is not None:

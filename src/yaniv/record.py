@@ -106,8 +106,20 @@ def _comparable(event: dict[str, Any]) -> dict[str, Any]:
 def replay(events: list[dict[str, Any]]) -> Game:
     """Rebuild a game from a full record; :class:`RecordError` names the first bad line."""
     header = events[0]
+    if header.get("redacted"):
+        raise RecordError(
+            f"line {header['_line']}: this is seat {header.get('seat')}'s redacted record: "
+            "it can be shown (yaniv replay) but not replayed, as it lacks the hidden cards"
+        )
     try:
         rules = Rules.from_dict(header["rules"])
+        named = header.get("rules_string")
+        if isinstance(named, str):
+            try:
+                if Rules.from_spec(named) == rules:
+                    rules = Rules.from_spec(named)  # keeps the preset name it was played as
+            except YanivError:
+                pass
         players = header["players"]
         deals = {e.get("round"): e for e in events if e["type"] == "deal"}
         if 1 not in deals:

@@ -212,8 +212,21 @@ class Rules:
         return cls(**knobs)
 
     def replace(self, **overrides: Any) -> Rules:
-        """A copy with some knobs changed (validated like any rule set)."""
-        return Rules.from_dict(self.to_dict() | overrides)
+        """A copy with some knobs changed (validated like any rule set).
+
+        The copy remembers the preset it was derived from, so its game string names
+        that preset (``standard(yaniv_threshold=5)``, not an equal other preset).
+        """
+        new = Rules.from_dict(self.to_dict() | overrides)
+        if self.base is not None:
+            object.__setattr__(new, "_base", self.base)
+        return new
+
+    @property
+    def base(self) -> str | None:
+        """The preset this rule set was built from, if it was built from one."""
+        base: str | None = self.__dict__.get("_base")
+        return base
 
     @classmethod
     def from_spec(cls, spec: str | dict[str, Any] | Rules) -> Rules:
@@ -244,7 +257,11 @@ class Rules:
         return None
 
     def game_string(self) -> str:
-        """The shortest game string: nearest preset plus the knobs that differ."""
+        """The preset it was built from (else the nearest) plus the knobs that differ."""
+        if self.base is not None:
+            diff = _diff(PRESETS[self.base], self)
+            inner = ",".join(f"{k}={_format_value(v)}" for k, v in diff)
+            return f"{self.base}({inner})" if diff else self.base
         best_name, best_diff = "standard", _diff(PRESETS["standard"], self)
         for name, preset in PRESETS.items():
             diff = _diff(preset, self)
@@ -359,7 +376,7 @@ def preset_names() -> list[str]:
 
 
 _STANDARD = Rules()
-_SPANISH = _STANDARD
+_SPANISH = Rules()
 PRESETS: dict[str, Rules] = {
     "standard": _STANDARD,
     "german-wiki": Rules(joker_swap="as_draw", assaf_penalty_multi=20, halving_scores=()),
@@ -401,5 +418,7 @@ PRESETS: dict[str, Rules] = {
     ),
 }
 """Every named preset of RULES.md §6 and §6b."""
+for _name, _rules in PRESETS.items():
+    object.__setattr__(_rules, "_base", _name)
 
 assert [f.name for f in fields(Rules)] == list(KNOBS), "Rules fields and KNOBS must agree"

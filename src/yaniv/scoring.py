@@ -162,6 +162,8 @@ def settle(
         tied = [p for p in contenders if new[p] == low]
         if len(tied) == 1 or rules.final_tie == "shared":
             game_over, winners, tied = True, tied, []
+        # The winners and the players of a tie-break round are not out of the game.
+        eliminated = [p for p in eliminated if p not in winners and p not in tied]
     if game_over:
         starter = None
     else:

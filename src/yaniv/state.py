@@ -52,6 +52,11 @@ class Shuffler(Protocol):
         """Shuffle *x* in place."""
 
 
+def _by_kind(p: int) -> tuple[int, int]:
+    """Sort key: canonical order of kinds, the two decks' copies side by side."""
+    return KIND[p], p
+
+
 def _name(p: int) -> str:
     return str(CARDS[p])
 
@@ -184,8 +189,8 @@ class RoundState:
         return self.phase == ROUND_OVER
 
     def hand(self, seat: int) -> list[Card]:
-        """The cards in *seat*'s hand, in id order."""
-        return [CARDS[c] for c in cards_of_mask(self.hands[seat])]
+        """The cards in *seat*'s hand, in canonical order (by kind: suits S H D C, then jokers)."""
+        return sorted((CARDS[c] for c in cards_of_mask(self.hands[seat])), key=_by_kind)
 
     def hand_value(self, seat: int) -> int:
         """The value of *seat*'s hand (S2)."""
@@ -264,8 +269,9 @@ class RoundState:
         group = self.pile[-1]
         mode = self.rules.quick_discard
         if mode == "same_rank":
-            kinds = [KIND[c] for c in group]
-            if KIND[card] == JOKER or any(k == JOKER or k % 13 != KIND[card] % 13 for k in kinds):
+            # a single or a set (jokers allowed where sets may hold them) of the card's rank
+            naturals = [KIND[c] for c in group if KIND[c] != JOKER]
+            if KIND[card] == JOKER or any(k % 13 != KIND[card] % 13 for k in naturals):
                 return None
             extended = (*group, card)
             return extended if classify(extended, self.rules) == "set" else None
@@ -565,12 +571,19 @@ class RoundState:
             raise IllegalActionError(f"a {kind} action cannot be applied directly")
 
     def _physical(self, seat: int, cards: Sequence[int]) -> tuple[int, ...]:
-        """Map card kinds to physical cards in *seat*'s hand; raise if not held."""
+        """Map card kinds to physical cards in *seat*'s hand; raise if not held.
+
+        Of two copies of a kind, the one not seen taken is used first, so which copies
+        stay public does not depend on internal ids (positions keep only kinds).
+        """
         hand = self.hands[seat]
+        seen = self.seen[seat]
         out = []
         for card in cards:
             kind = KIND[card]
-            choices = (52, 53, 106, 107) if kind == JOKER else (kind, kind + 54)
+            choices: tuple[int, ...] = (52, 53, 106, 107) if kind == JOKER else (kind, kind + 54)
+            if seen:
+                choices = tuple(sorted(choices, key=lambda p: seen >> p & 1))
             for p in choices:
                 if hand >> p & 1:
                     hand ^= 1 << p
@@ -692,7 +705,11 @@ class RoundState:
     # ------------------------------------------------------------------ copies
 
     def copy(self) -> RoundState:
-        """An independent copy (shares the rules, meld tables and shuffler)."""
+        """An independent copy (shares the rules and meld tables, not the RNG).
+
+        A ``random.Random`` shuffler is copied with its state, so playing on a copy
+        (search) never changes the original game's future reshuffles.
+        """
         new = RoundState.__new__(RoundState)
         for name in RoundState.__slots__:
             setattr(new, name, getattr(self, name))
@@ -704,7 +721,12 @@ class RoundState:
         new.totals = self.totals[:]
         new.nxt = self.nxt[:]
         new.log = None if self.log is None else self.log[:]
+        new.names = None if self.names is None else self.names[:]
         new._undo = []
+        if isinstance(self.shuffler, random.Random):
+            rng = random.Random()
+            rng.setstate(self.shuffler.getstate())
+            new.shuffler = rng
         return new
 
     def key(self) -> tuple[Any, ...]:
@@ -759,7 +781,7 @@ class RoundState:
 
     def view(self, seat: int | None) -> SeatView:
         """What *seat* may know (``None``: a spectator): DESIGN.md §2.4."""
-        if seat is not None and not (isinstance(seat, int) and 0 <= seat < self.n):
+        if seat is not None and not (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < self.n):
             raise ValueError(f"there is no seat {seat!r}: seats are 0..{self.n - 1}")
         mine = seat is not None
         over = self.phase == ROUND_OVER

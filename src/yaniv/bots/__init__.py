@@ -22,7 +22,14 @@ BOTS: dict[str, type[Bot]] = {
 
 
 def make_bot(name: str) -> Bot:
-    """A new bot by name; ``ValueError`` naming the choices for an unknown name."""
+    """A new bot by name; ``ValueError`` naming the choices for an unknown name.
+
+    ``"cmd:COMMAND"`` starts a program speaking the bot protocol (``docs/bot-protocol.md``).
+    """
+    if name.startswith("cmd:"):
+        from .external import ExternalBot
+
+        return ExternalBot(name[4:])
     try:
         return BOTS[name]()
     except KeyError:

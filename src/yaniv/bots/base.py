@@ -8,7 +8,12 @@ from abc import ABC, abstractmethod
 from ..actions import Action
 from ..state import SeatView
 
-__all__ = ["Bot"]
+__all__ = ["Bot", "bot_rngs"]
+
+
+def bot_rngs(seed: int | None, seats: int) -> list[random.Random]:
+    """One independent, reproducible RNG per seat."""
+    return [random.Random(f"{seed}-{seat}") for seat in range(seats)]
 
 
 class Bot(ABC):

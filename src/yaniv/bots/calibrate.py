@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ..cards import cards_of_mask
 from ..game import Game
-from ..match import bot_rngs
+from .base import bot_rngs
 from .heuristic import HeuristicBot
 from .model import MAX_CARD, STAGES, stage_of
 

@@ -192,6 +192,7 @@ class ExpertBot(Bot):
         self.level = LEVELS[level]
         self.model = model or default_model()
         self.heuristic = HeuristicBot(model=self.model)
+        self.call_by_heuristic = False
 
     def candidates(self, view: SeatView, know: Knowledge, rng: random.Random) -> list[Action]:
         """The heuristic's best turns, plus Yaniv when allowed."""
@@ -207,7 +208,13 @@ class ExpertBot(Bot):
         if not legal or legal[0].type == "slap" or view.phase == "after_discard":
             return self.heuristic.act(view, rng)
         know = Knowledge(view)
-        cands = self.candidates(view, know, rng)
+        if self.call_by_heuristic:
+            first = self.heuristic.act(view, rng)
+            if first is not None and first.type == "yaniv":
+                return first
+            cands = [a for a in self.candidates(view, know, rng) if a.type != "yaniv"]
+        else:
+            cands = self.candidates(view, know, rng)
         if len(cands) <= 1:
             return cands[0] if cands else self.heuristic.act(view, rng)
         return self.search(view, cands, rng, lambda r: determinize(view, r, self.model, know.stage))

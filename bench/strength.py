@@ -1,0 +1,130 @@
+"""Bot strength: the ladder's goals measured with seat-rotated arena matches.
+
+Matches (each on every preset asked for):
+
+* ``heuristic-vs-greedy``: heuristic against greedy, heads-up;
+* ``expert-vs-heuristic``: expert (default level) against heuristic, heads-up;
+* ``expert-vs-3-heuristic``: expert against three heuristic bots, 4 players
+  (an even share is 25%).
+
+Prints one JSON line per match: the first bot's win rate with its 95% Wilson
+interval, the even share, both bots' Elo and mean final totals. ``--games`` is the
+number of games per match (rounded up to whole rotation sets).
+
+    python bench/strength.py [--games 2000] [--workers 2] [--presets standard,jdross,finnish]
+                             [--markdown FILE]      # also write the results table (Markdown)
+    python bench/strength.py --from FILE.jsonl      # only render the table of saved lines
+
+``docs/bots.md`` gives the one command that regenerates its results table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Callable
+from typing import Any
+
+from yaniv.arena import BotStats, Report, run_arena
+from yaniv.rules import PRESETS
+
+MATCHES: dict[str, tuple[tuple[str, ...], int]] = {
+    "heuristic-vs-greedy": (("heuristic", "greedy"), 2),
+    "expert-vs-heuristic": (("expert", "heuristic"), 2),
+    "expert-vs-3-heuristic": (("expert", "heuristic"), 4),
+}
+
+
+def per_bot(report: Report, value: Callable[[BotStats], object]) -> dict[str, object]:
+    return {b.bot: value(b) for b in report.bots}
+
+
+def markdown(lines: list[dict[str, Any]]) -> str:
+    """The results table of docs/bots.md from the JSON lines."""
+    out = [
+        "| preset | match | players | games | win rate (95% CI) | even share | Elo | mean final total "
+        "| p95 decision ms | capped |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for line in lines:
+        lo, hi = line["ci95"]
+        elo = " / ".join(f"{bot} {value:.0f}" for bot, value in line["elo"].items())
+        totals = " / ".join(f"{bot} {value:.1f}" for bot, value in line["mean_total"].items())
+        p95 = " / ".join(f"{bot} {value:.2f}" for bot, value in line["p95_ms"].items())
+        out.append(
+            f"| {line['preset']} | {line['match']} | {line['players']} | {line['games']} "
+            f"| {line['bot']} {line['win_rate']:.1%} ({lo:.1%}–{hi:.1%}) | {line['even_share']:.0%} "
+            f"| {elo} | {totals} | {p95} | {line['capped']} |"
+        )
+    return "\n".join(out) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--games", type=int, default=200, help="games per match (default 200)")
+    parser.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    parser.add_argument("--presets", default="standard,jdross,finnish", help="rule presets, comma-separated")
+    parser.add_argument("--matches", default=",".join(MATCHES), help="matches to run, comma-separated")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the first deal (default 1)")
+    parser.add_argument("--untimed", action="store_true", help="lift the expert's time limits")
+    parser.add_argument("--markdown", metavar="FILE", help="also write the results table to FILE")
+    parser.add_argument("--from", dest="source", metavar="JSONL", help="render the table of saved lines")
+    args = parser.parse_args()
+    if args.source:
+        with open(args.source, encoding="utf-8") as f:
+            saved = [json.loads(text) for text in f if text.strip()]
+        print(markdown(saved), end="")
+        return
+    results: list[dict[str, Any]] = []
+    presets = [p.strip() for p in args.presets.split(",") if p.strip()]
+    matches = [m.strip() for m in args.matches.split(",") if m.strip()]
+    for preset in presets:
+        if preset not in PRESETS:
+            parser.error(f"unknown preset {preset!r}; presets are: {', '.join(PRESETS)}")
+    for match in matches:
+        if match not in MATCHES:
+            parser.error(f"unknown match {match!r}; matches are: {', '.join(MATCHES)}")
+    for preset in presets:
+        for match in matches:
+            lineup, players = MATCHES[match]
+            report = run_arena(
+                preset,
+                lineup,
+                args.games,
+                args.seed,
+                players=players,
+                workers=args.workers,
+                untimed=args.untimed,
+            )
+            first = report.bots[0]
+            lo, hi = first.ci
+            line: dict[str, Any] = {
+                "preset": preset,
+                "match": match,
+                "players": players,
+                "lineup": report.lineup,
+                "games": report.games,
+                "bot": first.bot,
+                "win_rate": round(first.win_rate, 4),
+                "ci95": [round(lo, 4), round(hi, 4)],
+                "even_share": round(1 / players, 4),
+                "elo": per_bot(report, lambda b: round(b.elo, 1)),
+                "mean_total": per_bot(report, lambda b: round(b.mean_total, 2)),
+                "assaf_rate": per_bot(report, lambda b: round(b.assaf_rate, 4)),
+                "p95_ms": per_bot(report, lambda b: b.timing()["p95"]),
+                "capped": report.capped,
+                "seed": args.seed,
+                "workers": args.workers,
+                "seconds": round(report.seconds, 1),
+            }
+            print(json.dumps(line), flush=True)
+            results.append(line)
+    if args.markdown:
+        with open(args.markdown, "w", encoding="utf-8") as f:
+            f.write(markdown(results))
+
+
+if __name__ == "__main__":
+    main()

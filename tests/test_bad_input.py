@@ -1,0 +1,825 @@
+"""Bad input of every kind: a clear error of the right class, naming what is wrong,
+and nothing changed (DESIGN.md §4, §7; RULES.md §1 "illegal action", S3, S18).
+
+Every error class is a ``ValueError``: ``RulesError`` (rule sets and game set-up),
+``PositionError`` (position JSON), ``InvalidNotationError`` (action text or JSON read on
+its own), ``IllegalActionError`` (an action a state refuses, bad notation included).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from yaniv import PRESETS, Action, Game, RoundState, Rules
+from yaniv.errors import (
+    IllegalActionError,
+    InvalidNotationError,
+    PositionError,
+    RulesError,
+    YanivError,
+)
+
+
+def expect(exc: type[Exception], fn: Callable[[], Any], *words: str) -> Exception:
+    """Run *fn*; it must raise *exc* (a ValueError) whose message holds every word."""
+    with pytest.raises(exc) as info:
+        fn()
+    err = info.value
+    assert isinstance(err, ValueError) and isinstance(err, YanivError)
+    message = str(err)
+    assert message.strip(), "an error needs a message"
+    for word in words:
+        assert word.lower() in message.lower(), f"{word!r} not in message {message!r}"
+    return err
+
+
+def test_every_error_class_is_a_value_error() -> None:
+    for cls in (RulesError, PositionError, IllegalActionError, InvalidNotationError):
+        assert issubclass(cls, ValueError)
+        assert issubclass(cls, YanivError)
+
+
+# ============================================================================ rules
+
+
+@pytest.fixture(autouse=True)
+def presets_unchanged() -> Any:
+    """No bad input anywhere may alter a preset."""
+    before = {name: rules.to_dict() for name, rules in PRESETS.items()}
+    yield
+    assert {name: rules.to_dict() for name, rules in PRESETS.items()} == before
+    assert Rules() == PRESETS["standard"]
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda: Rules.from_dict({"bogus_knob": 1}),
+        lambda: Rules.from_spec({"bogus_knob": 1}),
+        lambda: Rules.from_spec({"preset": "standard", "overrides": {"bogus_knob": 1}}),
+        lambda: Rules.from_spec("standard(bogus_knob=1)"),
+        lambda: Rules().replace(bogus_knob=1),
+    ],
+)
+def test_unknown_knob(build: Callable[[], Rules]) -> None:
+    expect(RulesError, build, "unknown knob", "bogus_knob")
+
+
+WRONG_TYPES = [
+    ("yaniv_threshold", "7"),
+    ("yaniv_threshold", 7.0),
+    ("yaniv_threshold", True),
+    ("yaniv_threshold", None),
+    ("start_card", 1),
+    ("start_card", "true"),
+    ("num_decks", 3),
+    ("num_decks", 0),
+    ("num_decks", "2"),
+    ("num_decks", True),
+    ("num_decks", 2.0),
+    ("hand_size", "5"),
+    ("min_set_size", 4),
+    ("min_set_size", True),
+    ("halving_scores", 100),
+    ("halving_scores", [100, "200"]),
+    ("halving_scores", [100.0]),
+    ("halving_scores", None),
+    ("assaf_penalty_multi", "20"),
+    ("false_yaniv_penalty", False),
+    ("first_starter", "left"),
+    ("pickup_mode", "top"),
+    ("pickup_mode", ["top_only"]),
+    ("joker_swap", True),
+    ("quick_discard", "on"),
+    ("asef", "yes"),
+    ("asef", 1),
+    ("score_limit", None),
+    ("score_limit", "200"),
+    ("end_mode", "first_to_limit"),
+]
+
+
+@pytest.mark.parametrize(("knob", "value"), WRONG_TYPES)
+def test_knob_of_the_wrong_type_or_value(knob: str, value: Any) -> None:
+    for build in (
+        lambda: Rules(**{knob: value}),
+        lambda: Rules.from_dict({knob: value}),
+        lambda: Rules.from_spec({"preset": "finnish", "overrides": {knob: value}}),
+        lambda: PRESETS["jdross"].replace(**{knob: value}),
+    ):
+        expect(RulesError, build, knob)
+
+
+@pytest.mark.parametrize(
+    ("knobs", "words"),
+    [
+        ({"min_players": 6, "max_players": 5}, ["max_players", "min_players"]),
+        ({"min_players": 1}, ["min_players"]),
+        ({"max_players": 9}, ["max_players"]),
+        ({"max_players": 8, "hand_size": 7}, ["max_players", "hand_size", "deck"]),
+        ({"max_players": 8, "hand_size": 7, "num_decks": 1}, ["hand_size", "deck"]),
+        ({"hand_size": 0}, ["hand_size"]),
+        ({"hand_size": 8}, ["hand_size"]),
+        ({"score_limit": 0}, ["score_limit"]),
+        ({"score_limit": -200}, ["score_limit"]),
+        ({"yaniv_threshold": -1}, ["yaniv_threshold"]),
+        ({"halving_scores": [0, 100]}, ["halving_scores"]),
+        ({"two_deck_min_players": 1}, ["two_deck_min_players"]),
+        ({"assaf_penalty": -30}, ["assaf_penalty"]),
+    ],
+)
+def test_impossible_combination(knobs: dict[str, Any], words: list[str]) -> None:
+    expect(RulesError, lambda: Rules(**knobs), *words)
+    expect(RulesError, lambda: Rules.from_spec({"preset": "standard", "overrides": knobs}), *words)
+
+
+def test_eight_players_of_seven_cards_need_two_decks() -> None:
+    expect(RulesError, lambda: Rules.from_spec("standard(max_players=8,hand_size=7)"), "deck")
+    assert Rules.from_spec("standard(max_players=8,hand_size=7,num_decks=2)").hand_size == 7
+
+
+@pytest.mark.parametrize(
+    "spec",
+    ["nope", "Standard", {"preset": "nope"}, {"preset": None}, "nope(yaniv_threshold=5)"],
+)
+def test_unknown_preset(spec: Any) -> None:
+    name = spec["preset"] if isinstance(spec, dict) else spec.split("(")[0]
+    expect(RulesError, lambda: Rules.from_spec(spec), "preset", repr(name))
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("standard(", ["standard("]),
+        ("standard(yaniv_threshold=5", ["yaniv_threshold=5"]),
+        ("standard)", ["standard)"]),
+        ("(yaniv_threshold=5)", ["yaniv_threshold=5"]),
+        ("", ["game string"]),
+        ("   ", ["game string"]),
+        ("standard(foo=1)", ["unknown knob", "foo"]),
+        ("standard(yaniv_threshold)", ["yaniv_threshold", "knob=value"]),
+        ("standard(yaniv_threshold=)", ["yaniv_threshold"]),
+        ("standard(=5)", ["unknown knob"]),
+        ("standard(yaniv_threshold=abc)", ["yaniv_threshold", "abc"]),
+        ("standard(yaniv_threshold=5,yaniv_threshold=6)", ["yaniv_threshold", "twice"]),
+        ("standard(start_card=1)", ["start_card"]),
+        ("standard(num_decks=3)", ["num_decks", "3"]),
+        ("standard(halving_scores=[100,)", ["halving_scores"]),
+        ("standard(max_players=8,hand_size=7)", ["deck"]),
+        ("standard(yaniv_threshold=5)(score_limit=100)", ["yaniv_threshold"]),
+        ("standard(x)y", ["standard(x)y"]),
+    ],
+)
+def test_malformed_game_string(text: str, words: list[str]) -> None:
+    expect(RulesError, lambda: Rules.from_spec(text), *words)
+
+
+@pytest.mark.parametrize(
+    "overrides", [[("yaniv_threshold", 5)], "yaniv_threshold=5", None, 5, ["yaniv_threshold"]]
+)
+def test_overrides_not_a_dict(overrides: Any) -> None:
+    spec = {"preset": "standard", "overrides": overrides}
+    expect(RulesError, lambda: Rules.from_spec(spec), "overrides")
+
+
+@pytest.mark.parametrize(
+    ("spec", "words"),
+    [
+        ({"preset": "standard", "override": {}}, ["override"]),
+        ({"preset": "standard", "overrides": {}, "extra": 1}, ["extra"]),
+        (42, ["42"]),
+        (None, ["None"]),
+        (["standard"], ["standard"]),
+        (3.5, ["3.5"]),
+    ],
+)
+def test_rules_spec_of_the_wrong_shape(spec: Any, words: list[str]) -> None:
+    expect(RulesError, lambda: Rules.from_spec(spec), *words)
+
+
+@pytest.mark.parametrize("knobs", ["standard", ["num_decks"], None, 7])
+def test_knob_dict_not_a_dict(knobs: Any) -> None:
+    expect(RulesError, lambda: Rules.from_dict(knobs), "dict")
+
+
+# ============================================================================ positions
+
+BASE: dict[str, Any] = {
+    "rules": "standard",
+    "players": 3,
+    "names": ["Ann", "Ben", "Cy"],
+    "totals": [0, 12, 40],
+    "eliminated": [],
+    "dealer": 0,
+    "current": 1,
+    "phase": "turn_start",
+    "hands": [["AH", "2H"], ["KD", "9C", "JK"], ["5S"]],
+    "stock": ["5C", "9D", "QH"],
+    "discard_pile": [["KS"], ["7H", "8H", "9H"]],
+}
+QUICK = "standard(quick_discard=same_rank)"
+TWO_DECKS = {"preset": "standard", "overrides": {"num_decks": 2}}
+
+
+def test_the_base_position_is_good() -> None:
+    state = RoundState.from_position(copy.deepcopy(BASE))
+    assert state.to_position()["hands"] == BASE["hands"]
+
+
+def with_(**changes: Any) -> dict[str, Any]:
+    pos = copy.deepcopy(BASE)
+    for key, value in changes.items():
+        if value is _DELETE:
+            del pos[key]
+        else:
+            pos[key] = value
+    return pos
+
+
+_DELETE = object()
+
+BAD_POSITIONS: list[tuple[str, Any, list[str]]] = [
+    # not a dict
+    ("a list", [], ["JSON object"]),
+    ("text", json.dumps(BASE), ["JSON object"]),
+    ("None", None, ["JSON object"]),
+    # unknown keys
+    ("unknown key", with_(foo=1), ["unknown", "'foo'"]),
+    ("misspelt key", with_(discardpile=[["KS"]]), ["unknown", "'discardpile'"]),
+    # missing required keys
+    *[
+        (f"missing {key}", with_(**{key: _DELETE}), [f"'{key}'", "missing"])
+        for key in ("rules", "players", "current", "hands", "stock", "discard_pile")
+    ],
+    # rules
+    ("unknown preset", with_(rules="nope"), ["'rules'", "nope"]),
+    ("unknown knob", with_(rules="standard(bogus=1)"), ["'rules'", "bogus"]),
+    ("rules not text", with_(rules=5), ["'rules'"]),
+    ("rules bad override", with_(rules={"preset": "standard", "overrides": {"asef": 1}}), ["asef"]),
+    # wrong types
+    ("players text", with_(players="3"), ["'players'", "integer"]),
+    ("players bool", with_(players=True), ["'players'"]),
+    ("players float", with_(players=3.0), ["'players'"]),
+    ("current text", with_(current="1"), ["'current'", "integer"]),
+    ("current None", with_(current=None), ["'current'"]),
+    ("hands text", with_(hands="AH 2H"), ["'hands'", "list"]),
+    ("hands dict", with_(hands={"0": ["AH"]}), ["'hands'", "list"]),
+    ("hand text", with_(hands=[["AH"], "KD 9C", ["5S"]]), ["'hands[1]'", "list"]),
+    ("stock text", with_(stock="5C 9D"), ["'stock'", "list"]),
+    ("pile group text", with_(discard_pile=["KS"]), ["'discard_pile[0]'", "list"]),
+    ("pile text", with_(discard_pile="KS"), ["'discard_pile'", "list"]),
+    ("totals text", with_(totals="0 12 40"), ["'totals'"]),
+    ("total text", with_(totals=[0, "12", 40]), ["'totals'", "integer"]),
+    ("total float", with_(totals=[0, 12.5, 40]), ["'totals'", "integer"]),
+    ("total bool", with_(totals=[0, True, 40]), ["'totals'", "integer"]),
+    ("names not text", with_(names=[1, 2, 3]), ["'names'"]),
+    ("names a string", with_(names="Ann"), ["'names'"]),
+    ("eliminated text", with_(eliminated="2"), ["'eliminated'"]),
+    ("eliminated bool", with_(eliminated=[True]), ["'eliminated'"]),
+    ("dealer text", with_(dealer="0"), ["'dealer'"]),
+    ("dealer bool", with_(dealer=True), ["'dealer'"]),
+    ("tiebreak text", with_(tiebreak="yes"), ["'tiebreak'"]),
+    ("seen text", with_(seen="JK"), ["'seen'"]),
+    ("phase number", with_(phase=0), ["'phase'"]),
+    # wrong lengths
+    ("too few hands", with_(hands=[["AH"], ["KD"]]), ["'hands'", "3"]),
+    ("too many hands", with_(hands=[["AH"], ["KD"], ["5S"], ["6S"]]), ["'hands'", "3"]),
+    ("too few totals", with_(totals=[0, 0]), ["'totals'", "3"]),
+    ("too few names", with_(names=["Ann", "Ben"]), ["'names'", "3"]),
+    ("too few seen", with_(seen=[[], []]), ["'seen'", "3"]),
+    # seats out of range
+    ("players 1", with_(players=1, hands=[["AH"]], totals=[0], names=["A"]), ["'players'"]),
+    ("players 9", with_(players=9), ["'players'"]),
+    ("current 3", with_(current=3), ["'current'", "3"]),
+    ("current -1", with_(current=-1), ["'current'", "-1"]),
+    ("dealer 3", with_(dealer=3), ["'dealer'", "3"]),
+    ("dealer -1", with_(dealer=-1), ["'dealer'", "-1"]),
+    ("eliminated 3", with_(eliminated=[3]), ["'eliminated'", "3"]),
+    ("eliminated -1", with_(eliminated=[-1]), ["'eliminated'", "-1"]),
+    # eliminated players
+    (
+        "current eliminated",
+        with_(eliminated=[1], hands=[["AH"], [], ["5S"]]),
+        ["'current'", "eliminated"],
+    ),
+    ("eliminated holds cards", with_(eliminated=[2]), ["'hands[2]'", "eliminated"]),
+    ("eliminated twice", with_(eliminated=[2, 2], hands=[["AH"], ["KD"], []]), ["'eliminated'"]),
+    (
+        "one player left",
+        with_(eliminated=[0, 2], hands=[[], ["KD"], []]),
+        ["'eliminated'", "two"],
+    ),
+    # too many copies of a card
+    ("three AS", with_(hands=[["AS", "AS", "AS"], ["KD"], ["5S"]]), ["'hands[0]'", "AS", "1"]),
+    ("AS in hand and stock", with_(hands=[["AS"], ["KD"], ["5S"]], stock=["AS"]), ["'stock'", "AS"]),
+    ("5S in hand and pile", with_(discard_pile=[["5S"]]), ["'discard_pile[0]'", "5S"]),
+    ("three jokers", with_(stock=["JK", "JK"]), ["'stock'", "JK", "2"]),
+    (
+        "five jokers, two decks",
+        with_(rules=TWO_DECKS, hands=[["JK", "JK"], ["JK", "JK"], ["5S"]], stock=["JK"]),
+        ["'stock'", "JK", "4"],
+    ),
+    (
+        "three 9H, two decks",
+        with_(rules=TWO_DECKS, hands=[["9H", "9H"], ["KD"], ["9H"]]),
+        ["'hands[2]'", "9H", "2"],
+    ),
+    # unknown card names
+    ("card ZZ", with_(hands=[["ZZ"], ["KD"], ["5S"]]), ["'hands[0]'", "ZZ"]),
+    ("card 11H", with_(stock=["11H"]), ["'stock'", "11H"]),
+    ("card 1X", with_(discard_pile=[["1X"]]), ["'discard_pile[0]'", "1X"]),
+    ("card empty", with_(hands=[[""], ["KD"], ["5S"]]), ["'hands[0]'"]),
+    ("card int", with_(hands=[[14], ["KD"], ["5S"]]), ["'hands[0]'", "14"]),
+    ("card None", with_(stock=[None]), ["'stock'", "None"]),
+    ("two cards in one", with_(stock=["5C 9D"]), ["'stock'", "5C 9D"]),
+    ("seen unknown card", with_(seen=[[], ["XX"], []]), ["'seen[1]'", "XX"]),
+    # empty groups and hands
+    ("empty group", with_(discard_pile=[[]]), ["'discard_pile[0]'", "at least one card"]),
+    ("empty later group", with_(discard_pile=[["KS"], []]), ["'discard_pile[1]'"]),
+    ("active player no cards", with_(hands=[["AH"], ["KD"], []]), ["'hands[2]'"]),
+    # phase
+    ("bad phase", with_(phase="middle"), ["'phase'", "middle"]),
+    ("empty phase", with_(phase=""), ["'phase'"]),
+    ("after_discard empty pile", with_(phase="after_discard", discard_pile=[]), ["'discard_pile'"]),
+    ("after_draw, no quick discard", with_(phase="after_draw"), ["quick_discard"]),
+    ("after_draw without drawn", with_(phase="after_draw", rules=QUICK), ["'drawn'"]),
+    (
+        "after_draw, drawn half",
+        with_(phase="after_draw", rules=QUICK, drawn={"seat": 0}),
+        ["'drawn'"],
+    ),
+    (
+        "after_draw, drawn not held",
+        with_(phase="after_draw", rules=QUICK, drawn={"seat": 0, "card": "3H"}),
+        ["'drawn'", "3H"],
+    ),
+    (
+        "after_draw, drawer not before current",
+        with_(phase="after_draw", rules=QUICK, drawn={"seat": 2, "card": "5S"}),
+        ["'drawn'"],
+    ),
+    (
+        "after_draw, drawer out of range",
+        with_(phase="after_draw", rules=QUICK, drawn={"seat": 7, "card": "5S"}),
+        ["'drawn.seat'"],
+    ),
+    (
+        "after_draw, drawn card not text",
+        with_(phase="after_draw", rules=QUICK, drawn={"seat": 0, "card": 2}),
+        ["'drawn.card'"],
+    ),
+    ("drawn outside after_draw", with_(drawn={"seat": 0, "card": "2H"}), ["'drawn'"]),
+    ("round_over without result", with_(phase="round_over"), ["'result'"]),
+    ("round_over bad result", with_(phase="round_over", result={"kind": "yaniv"}), ["'result'"]),
+    ("result outside round_over", with_(result={"kind": "yaniv"}), ["'result'"]),
+    ("seen card not held", with_(seen=[[], ["QS"], []]), ["'seen[1]'", "QS"]),
+]
+
+
+@pytest.mark.parametrize(("why", "pos", "words"), BAD_POSITIONS, ids=[b[0] for b in BAD_POSITIONS])
+def test_bad_position(why: str, pos: Any, words: list[str]) -> None:
+    before = copy.deepcopy(pos)
+    expect(PositionError, lambda: RoundState.from_position(pos), *words)
+    assert pos == before, "the loader must not alter its input"
+
+
+# ============================================================================ actions
+
+HAND = ["5H", "6H", "7H", "9H", "5S", "JK", "JK", "JD", "QD", "KD", "AD"]
+ACTION_POS: dict[str, Any] = {
+    "rules": "standard",
+    "players": 3,
+    "current": 1,
+    "hands": [["AH", "2H"], HAND, ["5D"]],
+    "stock": ["5C", "9D", "QH"],
+    "discard_pile": [["KS"], ["7C", "8C", "9C"]],
+}
+
+
+def state_of(pos: dict[str, Any] = ACTION_POS, **changes: Any) -> RoundState:
+    return RoundState.from_position({**copy.deepcopy(pos), **changes}, log=True)
+
+
+def refused(
+    state: RoundState,
+    seat: Any,
+    action: Any,
+    *words: str,
+    exc: type[Exception] = IllegalActionError,
+) -> None:
+    """*action* by *seat* is refused with a message naming *words*; nothing changes."""
+    before = state.to_position()
+    snapshot = state.copy()
+    log = list(state.log or [])
+    legal = [str(a) for a in state.legal_actions()]
+    expect(exc, lambda: state.apply(seat, action), *words)
+    assert state.to_position() == before
+    assert state == snapshot
+    assert list(state.log or []) == log
+    assert [str(a) for a in state.legal_actions()] == legal
+
+
+GARBAGE_TEXT = [
+    ("blah", ["blah"]),
+    ("", ["empty"]),
+    ("   ", ["empty"]),
+    ("yaniv 5H", ["yaniv"]),
+    ("draw 5C", ["draw"]),
+    ("asef JK", ["asef"]),
+    ("take", ["take", "one card"]),
+    ("take 7C 9C", ["take", "one card"]),
+    ("swap", ["swap", "one card"]),
+    ("slap 5H 5S", ["slap", "one card"]),
+    ("discard", ["discard"]),
+    ("discard ZZ", ["ZZ"]),
+    ("discard 5H 6H 7X", ["7X"]),
+    ("draw; draw", ["turn"]),
+    ("discard 5H; yaniv", ["turn"]),
+    ("discard 5H; take 7C; draw", ["7C"]),
+    ("5H;", ["empty"]),
+    ("drawx", ["drawx"]),
+]
+
+
+@pytest.mark.parametrize(("text", "words"), GARBAGE_TEXT)
+def test_garbage_action_text(text: str, words: list[str]) -> None:
+    expect(InvalidNotationError, lambda: Action.parse(text), *words)
+    refused(state_of(), 1, text, *words)
+
+
+GARBAGE_JSON = [
+    ({"type": "fold"}, ["'type'", "fold"]),
+    ({"type": 5}, ["'type'", "5"]),
+    ({"type": None}, ["'type'"]),
+    ({}, ["'type'"]),
+    ({"cards": ["5H"]}, ["'type'"]),
+    ({"type": "DRAW"}, ["'type'", "DRAW"]),
+    # unknown fields
+    ({"type": "draw", "card": "5C"}, ["'card'", "draw"]),
+    ({"type": "yaniv", "seat": 1}, ["'seat'", "yaniv"]),
+    ({"type": "discard", "cards": ["5H"], "take": "stock"}, ["'take'", "discard"]),
+    ({"type": "take", "card": "7C", "cards": ["7C"]}, ["'cards'", "take"]),
+    # missing fields
+    ({"type": "discard"}, ["'cards'"]),
+    ({"type": "take"}, ["'card'"]),
+    ({"type": "swap"}, ["'card'"]),
+    ({"type": "slap"}, ["'card'"]),
+    ({"type": "turn", "discard": ["5H"]}, ["'take'"]),
+    ({"type": "turn", "take": "stock"}, ["'discard'"]),
+    # wrong field types
+    ({"type": "discard", "cards": "5H"}, ["'cards'", "list"]),
+    ({"type": "discard", "cards": [5]}, ["'cards'"]),
+    ({"type": "discard", "cards": None}, ["'cards'"]),
+    ({"type": "discard", "cards": []}, ["discard"]),
+    ({"type": "discard", "cards": ["ZZ"]}, ["'cards'", "ZZ"]),
+    ({"type": "discard", "cards": ["5H 6H"]}, ["'cards'"]),
+    ({"type": "take", "card": ["7C"]}, ["'card'"]),
+    ({"type": "take", "card": 7}, ["'card'"]),
+    ({"type": "take", "card": "7X"}, ["'card'", "7X"]),
+    ({"type": "take", "card": ""}, ["'card'"]),
+    ({"type": "turn", "discard": ["5H"], "take": "XX"}, ["'take'", "XX"]),
+    ({"type": "turn", "discard": ["5H"], "take": None}, ["'take'"]),
+    ({"type": "turn", "discard": "5H", "take": "stock"}, ["'discard'"]),
+]
+
+
+@pytest.mark.parametrize(("data", "words"), GARBAGE_JSON, ids=[json.dumps(g[0]) for g in GARBAGE_JSON])
+def test_garbage_action_json(data: dict[str, Any], words: list[str]) -> None:
+    expect(InvalidNotationError, lambda: Action.from_json(data), *words)
+    refused(state_of(), 1, data, *words)
+
+
+@pytest.mark.parametrize("value", [5, None, ["discard", "5H"], 1.5, b"draw"])
+def test_action_of_no_known_form(value: Any) -> None:
+    expect(InvalidNotationError, lambda: Action.coerce(value), "action")
+    refused(state_of(), 1, value, "action")
+
+
+def test_action_json_not_an_object() -> None:
+    for value in ([{"type": "draw"}], "draw", None):
+        expect(InvalidNotationError, lambda v=value: Action.from_json(v), "JSON object")
+
+
+@pytest.mark.parametrize(
+    ("action", "words"),
+    [
+        ("discard AS", ["AS"]),
+        ("discard 2H", ["2H"]),  # in another player's hand
+        ("discard 7C", ["7C"]),  # in the discard pile
+        ("discard 5H 5H", ["5H", "that many"]),
+        ("discard JK JK JK", ["JK"]),
+        ("discard 8H 9H 10H", ["8H"]),
+        ({"type": "discard", "cards": ["QH"]}, ["QH"]),
+    ],
+)
+def test_cards_not_held(action: Any, words: list[str]) -> None:
+    refused(state_of(), 1, action, *words)
+
+
+ILLEGAL_DISCARDS = [
+    ("discard 5H JK", "standard", ["5H JK", "joker", "set"]),
+    ("discard JK JK", "standard", ["JK JK", "jokers alone"]),
+    ("discard 5H 6H", "standard", ["5H 6H", "three"]),
+    ("discard 5H 7H 9H", "standard", ["5H 7H 9H", "consecutive"]),
+    ("discard 7H 6H 5H", "standard", ["7H 6H 5H", "ascending"]),
+    ("discard 5H 6H 7H 9H", "standard", ["5H 6H 7H 9H"]),
+    ("discard 5H 5S 6H", "standard", ["5H 5S 6H", "one rank", "one suit"]),
+    ("discard 5H 5S JK", "standard", ["5H 5S JK", "joker"]),
+    ("discard 5H 6H 5S", "standard", ["5H 6H 5S"]),
+    ("discard QD KD AD", "standard", ["QD KD AD", "Q-K-A"]),
+    ("discard KD AD", "standard", ["KD AD"]),
+    ("discard 5H 5S", "slovenian-yanef", ["5H 5S", "3 or more"]),
+    ("discard JD QD KD", "slovenian-yanef", ["JD QD KD", "king"]),
+    ("discard JK 6H 7H", "standard(jokers_in_runs=gaps_only)", ["JK 6H 7H", "gap"]),
+    ("discard 5H 6H JK", "standard(jokers_in_runs=gaps_only)", ["5H 6H JK", "gap"]),
+]
+
+
+@pytest.mark.parametrize(("action", "rules", "words"), ILLEGAL_DISCARDS)
+def test_illegal_discard(action: str, rules: str, words: list[str]) -> None:
+    state = state_of(rules=rules)
+    refused(state, 1, action, "not a legal discard", *words)
+    refused(state, 1, action + "; draw", "not a legal discard", *words)
+
+
+def after_discard(**changes: Any) -> RoundState:
+    state = state_of(**changes)
+    state.apply(1, "discard 5H")
+    return state
+
+
+@pytest.mark.parametrize(
+    ("action", "words"),
+    [
+        ("take 8C", ["8C", "7C 9C"]),  # middle card of a run
+        ("take KS", ["KS", "7C 9C"]),  # older group
+        ("take 5H", ["5H", "7C 9C"]),  # the group just discarded
+        ("take AH", ["AH"]),  # another player's card
+        ("take 7H", ["7H"]),  # a card in the own hand
+        ({"type": "take", "card": "8C"}, ["8C"]),
+    ],
+)
+def test_taking_a_card_that_is_not_takeable(action: Any, words: list[str]) -> None:
+    refused(after_discard(), 1, action, "may not take", *words)
+
+
+def test_taking_a_card_that_is_not_takeable_in_a_turn() -> None:
+    state = state_of()
+    refused(state, 1, "discard 5H; take 8C", "8C")
+    refused(state, 1, "discard 5H; take KS", "KS")
+    refused(state, 1, {"type": "turn", "discard": ["5H"], "take": "AH"}, "AH")
+    assert "5H" in state.to_position()["hands"][1]
+
+
+def test_top_only_pickup_refuses_the_first_card() -> None:
+    state = state_of(rules="slovenian-yanef")
+    state.apply(1, "discard 5H")
+    refused(state, 1, "take 7C", "7C", "9C")
+
+
+@pytest.mark.parametrize("action", ["draw", "take 7C", "take 9C", "asef"])
+def test_taking_before_discarding(action: str) -> None:
+    refused(state_of(), 1, action, "discard first")
+    refused(state_of(rules="slovenian-yanef"), 1, action, "discard first")
+
+
+@pytest.mark.parametrize("action", ["discard 6H", "discard 7H 8H 9H", "discard 6H; draw", "yaniv"])
+def test_discarding_twice(action: str) -> None:
+    word = "start of your turn" if action == "yaniv" else "already discarded"
+    refused(after_discard(), 1, action, word)
+
+
+def test_yaniv_with_too_high_a_hand() -> None:
+    refused(state_of(), 1, "yaniv", "worth 63", "7 or less")
+    refused(state_of(rules="finnish"), 1, "yaniv", "worth 63", "5 or less")
+
+
+@pytest.mark.parametrize("seat", [0, 2])
+@pytest.mark.parametrize("action", ["discard AH", "discard 5D", "draw", "take 7C", "discard 5H"])
+def test_acting_out_of_turn(seat: int, action: str) -> None:
+    refused(state_of(), seat, action, "not your turn")
+    refused(after_discard(), seat, action, "not your turn")
+
+
+def test_yaniv_out_of_turn_without_penalty_is_refused() -> None:
+    state = state_of(hands=[["AH", "2H"], HAND, ["AC"]])
+    refused(state, 2, "yaniv", "not your turn")
+    refused(state, 0, {"type": "yaniv"}, "not your turn")
+
+
+def test_acting_after_the_round_is_over() -> None:
+    state = state_of(hands=[["AH", "2H"], ["AS", "2S"], ["5D"]])
+    state.apply(1, "yaniv")
+    assert state.is_over
+    for seat in (0, 1, 2):
+        for action in ("yaniv", "discard AS", "draw", "take 7C", "discard AS; draw", {"type": "yaniv"}):
+            refused(state, seat, action, "round is over")
+
+
+@pytest.mark.parametrize("seat", [-1, 3, 99, "1", True, False, None, 1.0, [1]])
+def test_seat_out_of_range(seat: Any) -> None:
+    refused(state_of(), seat, "discard 5H", "seat", repr(seat))
+    refused(state_of(), seat, "yaniv", "seat")
+
+
+@pytest.mark.parametrize("seat", [-1, 3, 99, "1", True, 1.0])
+def test_view_of_no_such_seat(seat: Any) -> None:
+    state = state_of()
+    with pytest.raises(ValueError, match="seat") as info:
+        state.view(seat)
+    assert repr(seat) in str(info.value)
+
+
+def test_eliminated_seat_may_not_act() -> None:
+    state = state_of(eliminated=[0], hands=[[], HAND, ["5D"]], current=1)
+    refused(state, 0, "yaniv", "seat 0")
+    refused(state, 0, "discard AH", "seat 0")
+
+
+def test_rules_not_played_are_refused() -> None:
+    refused(state_of(), 1, "swap 5H", "joker exchange", "not played")
+    refused(state_of(), 1, "slap 5H", "quick discard", "not played")
+    refused(after_discard(), 1, "asef", "Asef", "not played")
+
+
+def test_draw_from_an_empty_stock() -> None:
+    state = state_of(stock=[])
+    state.apply(1, "discard 5H")
+    refused(state, 1, "draw", "stock is empty")
+
+
+def test_take_with_no_previous_discard() -> None:
+    state = state_of(discard_pile=[], rules="standard(start_card=false)")
+    state.apply(1, "discard 5H")
+    refused(state, 1, "take 5H", "no previous discard")
+
+
+def test_asef_needs_one_card() -> None:
+    state = state_of(rules="slovenian-yanef")
+    state.apply(1, "discard 5H")
+    refused(state, 1, "asef", "Asef", "one card")
+
+
+def test_swap_with_no_joker_to_exchange() -> None:
+    state = state_of(rules="slovenian-yanef")
+    refused(state, 1, "swap 8C", "no joker", "8C")
+    pile = [["KS"], ["7C", "JK", "9C"]]
+    hand = ["8C", "5H", "QD"]
+    state = state_of(
+        rules="slovenian-yanef", discard_pile=pile, hands=[["AH"], hand, ["5D"]], stock=["5C"]
+    )
+    refused(state, 1, "swap 5H", "no joker", "5H")  # not the card the joker stands for
+    refused(state, 1, "swap 9C", "9C")  # not held
+    state.apply(1, "swap 8C")  # the right one works (S19 as_turn)
+    as_draw = state_of(
+        rules="german-wiki", discard_pile=pile, hands=[["AH"], hand, ["5D"]], stock=["5C"]
+    )
+    refused(as_draw, 1, "swap 8C", "discard first")
+
+
+def test_slap_outside_the_window() -> None:
+    pos = {
+        **ACTION_POS,
+        "rules": QUICK,
+        "hands": [["AH", "2H"], ["5H", "9S"], ["5D", "KD"]],
+        "stock": ["5C", "9D", "QH"],
+    }
+    state = RoundState.from_position(pos, log=True)
+    refused(state, 1, "slap 5H", "slap")  # nothing drawn yet
+    state.apply(1, "discard 5H; draw")  # draws 5C: may slap it
+    refused(state, 1, "slap 9S", "5C")  # not the drawn card
+    refused(state, 0, "slap 5C", "slap")  # not the drawer
+    refused(state, 2, "draw", "discard first")  # the next player errs: the window stays open
+    refused(state, 1, "yaniv", "not your turn")
+    assert [str(a) for a in state.legal_actions(seat=1)] == ["slap 5C"]
+    state.apply(1, "slap 5C")
+    refused(state, 1, "slap 5C", "slap")  # only once
+
+
+def test_slap_that_does_not_fit() -> None:
+    pos = {
+        **ACTION_POS,
+        "rules": QUICK,
+        "hands": [["AH", "2H"], ["6H", "9S"], ["5D", "KD"]],
+        "stock": ["5C", "9D", "QH"],
+    }
+    state = RoundState.from_position(pos)
+    state.apply(1, "discard 6H; draw")
+    refused(state, 1, "slap 5C", "5C", "does not fit")
+
+
+def test_game_apply_refuses_and_changes_nothing() -> None:
+    game = Game("standard", 3, seed=3)
+    state = game.round
+    events = copy.deepcopy(game.events)
+    pos = state.to_position()
+    other = (state.current + 1) % 3
+    for seat, action in [
+        (state.current, "blah"),
+        (state.current, {"type": "fold"}),
+        (state.current, "draw"),
+        (state.current, "discard AS KD"),
+        (other, "discard " + str(game.round.hand(other)[0])),
+        (99, "yaniv"),
+        (state.current, "discard " + str(state.hand(state.current)[0]) + "; take 8C"),
+    ]:
+        expect(IllegalActionError, lambda s=seat, a=action: game.apply(s, a))
+        assert game.events == events
+        assert game.round.to_position() == pos
+    expect(IllegalActionError, game.next_round, "round")
+    assert game.events == events
+
+
+def test_game_over_refuses_everything() -> None:
+    game = Game("standard(score_limit=1)", 2, seed=1)
+    rng = random.Random(1)
+    while not game.over:
+        state = game.round
+        if state.is_over:
+            game.next_round()
+            continue
+        legal = state.legal_actions()
+        game.apply(state.current, next((a for a in legal if a.type == "yaniv"), rng.choice(legal)))
+    events = len(game.events)
+    expect(IllegalActionError, lambda: game.apply(0, "yaniv"), "game is over")
+    expect(IllegalActionError, game.next_round, "game is over")
+    assert len(game.events) == events
+
+
+# ============================================================================ Game()
+
+
+@pytest.mark.parametrize(
+    ("rules", "players"),
+    [
+        ("standard", 1),
+        ("standard", 6),
+        ("standard", 0),
+        ("standard", -3),
+        ("slovenian-yanef", 2),
+        ("finnish", 9),
+        ("jdross", 9),
+        ("spanish-zone", 8),
+    ],
+)
+def test_players_outside_the_presets_limits(rules: str, players: int, tmp_path: Path) -> None:
+    path = tmp_path / "game.jsonl"
+    r = Rules.from_spec(rules)
+    expect(
+        RulesError,
+        lambda: Game(rules, players, seed=1, record=str(path)),
+        str(players),
+        str(r.min_players),
+        str(r.max_players),
+    )
+    assert not path.exists(), "a refused game writes no record"
+
+
+@pytest.mark.parametrize("players", ["3", 3.0, True, None, [3]])
+def test_players_not_an_integer(players: Any) -> None:
+    expect(RulesError, lambda: Game("standard", players, seed=1), "players")
+
+
+@pytest.mark.parametrize("dealer", [-1, 3, 99, "0", 1.0, True, None])
+def test_bad_dealer(dealer: Any, tmp_path: Path) -> None:
+    path = tmp_path / "game.jsonl"
+    expect(RulesError, lambda: Game("standard", 3, seed=1, dealer=dealer, record=str(path)), "dealer")
+    assert not path.exists()
+
+
+@pytest.mark.parametrize(
+    "names",
+    [
+        ["Ann", "Ben"],
+        ["Ann", "Ben", "Cy", "Dan"],
+        [],
+        [1, 2, 3],
+        ["Ann", None, "Cy"],
+        "abc",
+        5,
+    ],
+)
+def test_bad_names(names: Any, tmp_path: Path) -> None:
+    path = tmp_path / "game.jsonl"
+    expect(RulesError, lambda: Game("standard", 3, seed=1, names=names, record=str(path)), "names")
+    assert not path.exists()
+
+
+@pytest.mark.parametrize("rules", ["nope", "standard(bogus=1)", {"asef": "yes"}, 7, None])
+def test_bad_rules_for_a_game(rules: Any) -> None:
+    expect(RulesError, lambda: Game(rules, 3, seed=1))
+
+
+def test_good_games_still_start() -> None:
+    """The limits are the preset's own: its extremes are accepted."""
+    for name, rules in PRESETS.items():
+        for players in (rules.min_players, rules.max_players):
+            game = Game(name, players, seed=1, dealer=players - 1, names=[f"P{i}" for i in range(players)])
+            assert game.round.n == players
