@@ -221,12 +221,20 @@ class HeuristicBot(Bot):
         return self.choose_turn(view, know, legal, rng)
 
     def _stuck(self, view: SeatView) -> int:
-        """Turns in a row (this round) that did not lower this seat's hand value."""
+        """How long (in this seat's turns) its hand value has not reached a new low this round.
+
+        Two players can trade the same low cards back and forth forever; a seat whose
+        hand makes no new low for a while stops taking pile cards until it does.
+        """
         assert view.hand_value is not None
         last = self._last
-        same_round = last is not None and view.turns > last[0]
-        stuck = last[2] + 1 if same_round and last is not None and view.hand_value >= last[1] else 0
-        self._last = (view.turns, view.hand_value, stuck)
+        if last is None or view.turns <= last[0]:  # a new round (or the first decision)
+            stuck = 0
+            low = view.hand_value
+        else:
+            low = min(last[1], view.hand_value)
+            stuck = 0 if view.hand_value < last[1] else last[2] + 1
+        self._last = (view.turns, low, stuck)
         return stuck
 
     def choose_turn(self, view: SeatView, know: Knowledge, legal: list[Action], rng: random.Random) -> Action:
@@ -237,7 +245,7 @@ class HeuristicBot(Bot):
         can_call = any(a.type == "yaniv" for a in legal)
         if can_call and self.assaf_probability(value, know) <= self.risk_level(view, value):
             return Action.yaniv()
-        ranked = self.rank_turns(view, know, allow_takes=stuck < 2)
+        ranked = self.rank_turns(view, know, allow_takes=stuck < 3)
         return ranked[0][1] if ranked else rng.choice(legal)
 
     def rank_turns(

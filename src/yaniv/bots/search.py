@@ -52,17 +52,30 @@ LEVELS = {
 """The expert's named levels (``default`` keeps p95 decisions under 50 ms)."""
 
 
-def playout(state: RoundState, cap: int = 400) -> None:
-    """Finish the round with a fast greedy policy (unchecked engine path)."""
+def playout(state: RoundState, model: HandModel, risk: float = 0.3, cap: int = 400) -> None:
+    """Finish the round with a fast policy (unchecked engine path).
+
+    Everyone throws his most valuable discard, takes a pile card only if it is low
+    and lower than what he threw, and calls Yaniv like the heuristic does: when the
+    calibrated model, seeing only hand sizes, puts the Assaf risk at *risk* or less.
+    """
     values = state._values
     thr = state.rules.threshold
     hv = state.hv
     hands = state.hands
+    cdf = model.cdf
+    players = len(state.active)
     while state.phase != 3:
         seat = state.current
-        if hv[seat] <= thr:
-            low = min(hands[p].bit_count() for p in state.active if p != seat)
-            if hv[seat] <= 2 or low >= 3 or hv[seat] <= thr - 2:
+        v = hv[seat]
+        if v <= thr:
+            table = cdf[min(state.turns // players, len(cdf) - 1)]
+            safe = 1.0
+            for p in state.active:
+                if p != seat:
+                    row = table[min(hands[p].bit_count(), len(table) - 1)]
+                    safe *= 1.0 - (row[v] if v < len(row) else 1.0)
+            if safe >= 1.0 - risk:
                 state.fast_yaniv()
                 return
         best: tuple[int, ...] = ()
@@ -196,7 +209,7 @@ class ExpertBot(Bot):
 
     def candidates(self, view: SeatView, know: Knowledge, rng: random.Random) -> list[Action]:
         """The heuristic's best turns, plus Yaniv when allowed."""
-        ranked = self.heuristic.rank_turns(view, know, allow_takes=self.heuristic._stuck(view) < 2)
+        ranked = self.heuristic.rank_turns(view, know, allow_takes=self.heuristic._stuck(view) < 3)
         out = [a for _, a in ranked[: self.level.candidates]]
         if any(a.type == "yaniv" for a in view.legal):
             out.insert(0, Action.yaniv())
@@ -231,7 +244,7 @@ class ExpertBot(Bot):
             for i, action in enumerate(cands):
                 s = base.copy()
                 _apply_candidate(s, action, me)
-                playout(s)
+                playout(s, self.model)
                 totals[i] += _utility(s, me)
             if time.perf_counter() > deadline:
                 break
