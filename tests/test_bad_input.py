@@ -123,8 +123,7 @@ def test_knob_of_the_wrong_type_or_value(knob: str, value: Any) -> None:
         ({"min_players": 6, "max_players": 5}, ["max_players", "min_players"]),
         ({"min_players": 1}, ["min_players"]),
         ({"max_players": 9}, ["max_players"]),
-        ({"max_players": 8, "hand_size": 7}, ["max_players", "hand_size", "deck"]),
-        ({"max_players": 8, "hand_size": 7, "num_decks": 1}, ["hand_size", "deck"]),
+        ({"min_players": 8, "max_players": 8, "hand_size": 7}, ["8 players", "hand_size", "deck"]),
         ({"hand_size": 0}, ["hand_size"]),
         ({"hand_size": 8}, ["hand_size"]),
         ({"score_limit": 0}, ["score_limit"]),
@@ -141,8 +140,12 @@ def test_impossible_combination(knobs: dict[str, Any], words: list[str]) -> None
 
 
 def test_eight_players_of_seven_cards_need_two_decks() -> None:
-    expect(RulesError, lambda: Rules.from_spec("standard(max_players=8,hand_size=7)"), "deck")
-    assert Rules.from_spec("standard(max_players=8,hand_size=7,num_decks=2)").hand_size == 7
+    # RULES.md §6b: hand_size 7 is accepted by every knob combination; the table that
+    # cannot be dealt from one deck is refused when the game is created.
+    rules = Rules.from_spec("jdross(hand_size=7)")
+    assert Game(rules, players=7, seed=1).round.hand_value(0) >= 0
+    expect(RulesError, lambda: Game(rules, players=8, seed=1), "8 players", "deck", "num_decks")
+    assert Game(rules.replace(num_decks="auto"), players=8, seed=1).decks == 2
 
 
 @pytest.mark.parametrize(
@@ -172,7 +175,7 @@ def test_unknown_preset(spec: Any) -> None:
         ("standard(start_card=1)", ["start_card"]),
         ("standard(num_decks=3)", ["num_decks", "3"]),
         ("standard(halving_scores=[100,)", ["halving_scores"]),
-        ("standard(max_players=8,hand_size=7)", ["deck"]),
+        ("standard(min_players=8,max_players=8,hand_size=7)", ["deck"]),
         ("standard(yaniv_threshold=5)(score_limit=100)", ["yaniv_threshold"]),
         ("standard(x)y", ["standard(x)y"]),
     ],
@@ -672,15 +675,11 @@ def test_swap_with_no_joker_to_exchange() -> None:
     refused(state, 1, "swap 8C", "no joker", "8C")
     pile = [["KS"], ["7C", "JK", "9C"]]
     hand = ["8C", "5H", "QD"]
-    state = state_of(
-        rules="slovenian-yanef", discard_pile=pile, hands=[["AH"], hand, ["5D"]], stock=["5C"]
-    )
+    state = state_of(rules="slovenian-yanef", discard_pile=pile, hands=[["AH"], hand, ["5D"]], stock=["5C"])
     refused(state, 1, "swap 5H", "no joker", "5H")  # not the card the joker stands for
     refused(state, 1, "swap 9C", "9C")  # not held
     state.apply(1, "swap 8C")  # the right one works (S19 as_turn)
-    as_draw = state_of(
-        rules="german-wiki", discard_pile=pile, hands=[["AH"], hand, ["5D"]], stock=["5C"]
-    )
+    as_draw = state_of(rules="german-wiki", discard_pile=pile, hands=[["AH"], hand, ["5D"]], stock=["5C"])
     refused(as_draw, 1, "swap 8C", "discard first")
 
 

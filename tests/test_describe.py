@@ -76,9 +76,7 @@ def test_flipping_each_knob_changes_the_description(knob: str) -> None:
     assert text(flipped) != text(base), f"{knob} does not show in describe_rules"
 
 
-@pytest.mark.parametrize(
-    "knob", [k for k, (allowed, _, _) in KNOBS.items() if isinstance(allowed, tuple)]
-)
+@pytest.mark.parametrize("knob", [k for k, (allowed, _, _) in KNOBS.items() if isinstance(allowed, tuple)])
 def test_every_value_of_a_choice_knob_reads_differently(knob: str) -> None:
     base = Rules().replace(**CONTEXT.get(knob, {}))
     texts = {text(base.replace(**{knob: value})) for value in KNOBS[knob][0]}

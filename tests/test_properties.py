@@ -406,9 +406,7 @@ def _play_with_shadow(spec: str, players: int, seed: int, shadow: bool) -> list[
 
 
 @pytest.mark.parametrize(("spec", "players", "seed"), [("standard", 3, 1), ("finnish", 5, 2)])
-def test_playing_on_a_copy_does_not_change_the_games_future(
-    spec: str, players: int, seed: int
-) -> None:
+def test_playing_on_a_copy_does_not_change_the_games_future(spec: str, players: int, seed: int) -> None:
     """Search on ``state.copy()`` must not consume the game's own random numbers:
     same seed + same actions = same game (DESIGN.md §2.1), whatever a bot simulates."""
     assert _play_with_shadow(spec, players, seed, shadow=True) == _play_with_shadow(

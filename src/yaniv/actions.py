@@ -52,8 +52,10 @@ _FIELDS = {
 
 @dataclass(frozen=True, slots=True)
 class Action:
-    """One action. ``cards`` is the discard (``discard``, ``turn``); ``card`` the taken,
-    swapped or slapped card (``take``, ``swap``, ``slap``, and ``turn`` unless it draws).
+    """One action of a seat.
+
+    ``cards`` is the discard (``discard``, ``turn``); ``card`` the taken, swapped or
+    slapped card (``take``, ``swap``, ``slap``, and ``turn`` unless it draws).
     """
 
     type: str
@@ -151,9 +153,7 @@ class Action:
                 discard = cls.parse(first)
                 take = cls.parse(second)
                 if discard.type != "discard" or take.type not in ("draw", "take"):
-                    raise InvalidNotationError(
-                        f"{text!r}: a turn is a discard, then draw or take CARD"
-                    )
+                    raise InvalidNotationError(f"{text!r}: a turn is a discard, then draw or take CARD")
                 return cls("turn", discard.cards, take.card)
         words = text.strip().split(None, 1)
         if not words:

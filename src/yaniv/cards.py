@@ -144,9 +144,7 @@ def parse_card(text: str) -> int:
         raise InvalidNotationError(f"a card must be text like 'AH', got {text!r}")
     m = _TOKEN.fullmatch(text)
     if m is None:
-        raise InvalidNotationError(
-            f"{text!r} is not a card: use rank A 2-10 J Q K plus suit S H D C, or JK"
-        )
+        raise InvalidNotationError(f"{text!r} is not a card: use rank A 2-10 J Q K plus suit S H D C, or JK")
     return _kind_of_match(m)
 
 

@@ -56,6 +56,9 @@ def _players(rules: Rules, players: int | None) -> int:
         raise UsageError(
             f"--players: these rules allow {rules.min_players} to {rules.max_players} players, not {n}"
         )
+    problem = rules.deal_problem(n)
+    if problem:
+        raise UsageError(f"--players: {problem}")
     return n
 
 

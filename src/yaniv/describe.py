@@ -136,10 +136,7 @@ def _deal(rules: Rules) -> list[str]:
         first = "the player to the dealer's left"
     out.append(f"In the first round {first} starts; the deal passes clockwise.")
     if rules.misdeal_rule == "redeal":
-        out.append(
-            "If a player is dealt too many or too few cards, all cards are collected and "
-            "dealt again."
-        )
+        out.append("If a player is dealt too many or too few cards, all cards are collected and dealt again.")
     else:
         out.append(
             "If a player is dealt too many cards he returns the extra ones of his choice to "
@@ -186,17 +183,13 @@ def _jokers(rules: Rules) -> str:
         sets = f"a set may include jokers as long as it has a natural card{pair}"
     else:
         sets = "jokers may not be part of a set"
-    return (
-        f"Jokers: {runs}; {sets}; a discard of two or more jokers alone is never legal."
-    )
+    return f"Jokers: {runs}; {sets}; a discard of two or more jokers alone is never legal."
 
 
 def _runs(rules: Rules) -> str:
     """S7.3: allow_jqk_run, allow_qka_run."""
     if not rules.allow_jqk_run:
-        extra = (
-            " (so the ace can never count high either)" if rules.allow_qka_run else ""
-        )
+        extra = " (so the ace can never count high either)" if rules.allow_qka_run else ""
         return (
             "Runs may not contain a king, not even a joker standing for one: J-Q-K is not a "
             f"run{extra}; the ace is low, so A-2-3 is a run and K-A-2 is not."
@@ -242,9 +235,7 @@ def _quick_discard(rules: Rules) -> str | None:
     if rules.quick_discard == "off":
         return None
     if rules.quick_discard == "same_rank":
-        fits = (
-            "is a natural card of the same rank as the single card or set you just discarded"
-        )
+        fits = "is a natural card of the same rank as the single card or set you just discarded"
     else:
         fits = (
             "fits the combination you just discarded (same rank for a single or set, the "
@@ -331,10 +322,7 @@ def _showdown(rules: Rules) -> list[str]:
                 "(otherwise he scores his hand)"
             )
         elif rules.assaf_tie_winner == "nearest_clockwise":
-            lowest = (
-                "the lowest player scores 0 (if tied, only the first of them clockwise "
-                "from you)"
-            )
+            lowest = "the lowest player scores 0 (if tied, only the first of them clockwise from you)"
         else:
             lowest = "the lowest player scores 0 (all of them if tied)"
         others = f"{lowest}, and everyone else scores his hand"
@@ -393,8 +381,7 @@ def _game_end(rules: Rules) -> list[str]:
         ]
     return [
         f"Over {_points(limit)} you are out; the last player left wins.",
-        f"If everyone still in goes over {limit} in the same round, the lowest total wins; "
-        f"{tie}.",
+        f"If everyone still in goes over {limit} in the same round, the lowest total wins; {tie}.",
     ]
 
 

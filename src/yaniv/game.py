@@ -57,6 +57,9 @@ class Game:
                 f"these rules allow {self.rules.min_players} to {self.rules.max_players} "
                 f"players, not {players}"
             )
+        problem = self.rules.deal_problem(players)
+        if problem:
+            raise RulesError(problem)
         if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < players:
             raise RulesError(f"dealer must be a seat 0..{players - 1}, got {dealer!r}")
         if names is not None and (

@@ -135,9 +135,7 @@ class MeldTable:
                     out.extend(runs)
         return out
 
-    def _runs_two_decks(
-        self, s: int, lane: int, lo: int, hi: int, jl: list[int]
-    ) -> list[tuple[int, ...]]:
+    def _runs_two_decks(self, s: int, lane: int, lo: int, hi: int, jl: list[int]) -> list[tuple[int, ...]]:
         base = s * 13
         out = []
         for tpl in self.run_templates(lane, len(jl)):
@@ -176,9 +174,7 @@ class MeldTable:
                 # A joker may also stand in for a natural card the player holds.
                 for extra in range(0, min(nj - missing, len(present) - 1) + 1):
                     for replaced in combinations(present, extra):
-                        tpl = tuple(
-                            _J if (not lane >> (r % 13) & 1 or r in replaced) else r for r in window
-                        )
+                        tpl = tuple(_J if (not lane >> (r % 13) & 1 or r in replaced) else r for r in window)
                         if self.gaps_only and (tpl[0] == _J or tpl[-1] == _J):
                             continue
                         out.append(tpl)
@@ -276,9 +272,9 @@ def run_start(kinds: Sequence[int], rules: Rules) -> int | None:
     for start in starts:
         if start < 0 or start + len(kinds) - 1 > top:
             continue
-        if all((start + i) % 13 == k % 13 for i, k in naturals):
-            if len({k for _, k in naturals}) == len(naturals):
-                return start
+        fits = all((start + i) % 13 == k % 13 for i, k in naturals)
+        if fits and len({k for _, k in naturals}) == len(naturals):
+            return start
     return None
 
 

@@ -23,7 +23,18 @@ if TYPE_CHECKING:
 __all__ = ["dump_position", "load_position"]
 
 _REQUIRED = ("rules", "players", "current", "hands", "stock", "discard_pile")
-_OPTIONAL = ("names", "totals", "eliminated", "dealer", "phase", "tiebreak", "seen", "drawn", "result", "turns")
+_OPTIONAL = (
+    "names",
+    "totals",
+    "eliminated",
+    "dealer",
+    "phase",
+    "tiebreak",
+    "seen",
+    "drawn",
+    "result",
+    "turns",
+)
 
 
 def _int(value: Any, field: str, lo: int | None = None, hi: int | None = None) -> int:
@@ -71,9 +82,7 @@ class _Allocator:
         )
 
 
-def load_position(
-    cls: type[RoundState], pos: Any, *, shuffler: Shuffler | None, log: bool
-) -> RoundState:
+def load_position(cls: type[RoundState], pos: Any, *, shuffler: Shuffler | None, log: bool) -> RoundState:
     """Build a state from a position dict (see module docstring)."""
     if not isinstance(pos, dict):
         raise PositionError(f"a position must be a JSON object, got {type(pos).__name__}")
@@ -160,7 +169,9 @@ def load_position(
             mask = 0
             for name in _list(cards, field):
                 kind = _kind(name, field)
-                held = [c for c in (kind, kind + 54, 52, 53, 106, 107) if KIND[c] == kind and hands[p] >> c & 1]
+                held = [
+                    c for c in (kind, kind + 54, 52, 53, 106, 107) if KIND[c] == kind and hands[p] >> c & 1
+                ]
                 free = [c for c in held if not mask >> c & 1]
                 if not free:
                     raise PositionError(f"position field {field!r}: seat {p} does not hold {CARDS[kind]}")
@@ -171,7 +182,7 @@ def load_position(
         if rules.quick_discard == "off":
             raise PositionError("position field 'phase': after_draw needs quick_discard on")
         if not isinstance(drawn, dict) or set(drawn) != {"seat", "card"}:
-            raise PositionError("position field 'drawn' must be {\"seat\": S, \"card\": C} in phase after_draw")
+            raise PositionError('position field \'drawn\' must be {"seat": S, "card": C} in phase after_draw')
         seat = _int(drawn["seat"], "drawn.seat", 0, n - 1)
         kind = _kind(drawn["card"], "drawn.card")
         held = [c for c in (kind, kind + 54, 52, 53, 106, 107) if KIND[c] == kind and hands[seat] >> c & 1]

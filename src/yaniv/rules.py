@@ -156,14 +156,23 @@ class Rules:
             raise RulesError(f"assaf_penalty must be 0 or more, got {self.assaf_penalty}")
         if any(h <= 0 for h in self.halving_scores):
             raise RulesError(f"halving_scores must be positive, got {list(self.halving_scores)}")
-        cards = DECK_SIZE * self.decks_for(self.max_players)
-        need = self.max_players * self.hand_size + (1 if self.start_card else 0) + 1
-        if need > cards:
-            raise RulesError(
-                f"max_players={self.max_players} with hand_size={self.hand_size} needs {need} "
-                f"cards but the deck has {cards}: lower max_players or hand_size, or set "
-                f"num_decks to 2 or 'auto'"
-            )
+        # Only a rule set whose smallest game cannot be dealt is impossible; a larger
+        # table that needs two decks is refused when that game is created (RULES.md §6b
+        # lists hand_size 7 with up to 8 players "seen in the wild").
+        problem = self.deal_problem(self.min_players)
+        if problem:
+            raise RulesError(problem)
+
+    def deal_problem(self, players: int) -> str | None:
+        """Why a game of *players* cannot be dealt under these rules, or None."""
+        cards = DECK_SIZE * self.decks_for(players)
+        need = players * self.hand_size + (1 if self.start_card else 0) + 1
+        if need <= cards:
+            return None
+        return (
+            f"{players} players with hand_size={self.hand_size} need {need} cards but the "
+            f"deck has {cards}: play with fewer players or cards, or set num_decks to 2 or 'auto'"
+        )
 
     # ----- derived values (computed once per rule set) -----
 

@@ -82,8 +82,8 @@ class RoundState:
         "nxt",
         "phase",
         "pile",
-        "result",
         "reshuffles",
+        "result",
         "rules",
         "seen",
         "shuffler",
@@ -654,7 +654,9 @@ class RoundState:
         at_start = self.phase in (TURN_START, AFTER_DRAW)
         if kind == "yaniv":
             if not at_start:
-                raise IllegalActionError("Yaniv may only be called at the start of your turn, before discarding")
+                raise IllegalActionError(
+                    "Yaniv may only be called at the start of your turn, before discarding"
+                )
             if self.hv[seat] > self._thr:
                 raise IllegalActionError(
                     f"your hand is worth {self.hv[seat]}: Yaniv needs {self._thr} or less"
@@ -696,7 +698,9 @@ class RoundState:
         if self.rules.quick_discard == "off":
             raise IllegalActionError("quick discard (slap) is not played under these rules")
         if self.phase != AFTER_DRAW or seat != self.slapper or self.drawn is None:
-            raise IllegalActionError("you may only slap the card you just drew from the stock, before the next player acts")
+            raise IllegalActionError(
+                "you may only slap the card you just drew from the stock, before the next player acts"
+            )
         if act.card is None or KIND[act.card] != KIND[self.drawn]:
             raise IllegalActionError(f"you may only slap the card you just drew ({CARDS[self.drawn]})")
         if self._slap_group(self.drawn) is None:
@@ -781,7 +785,9 @@ class RoundState:
 
     def view(self, seat: int | None) -> SeatView:
         """What *seat* may know (``None``: a spectator): DESIGN.md §2.4."""
-        if seat is not None and not (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < self.n):
+        if seat is not None and not (
+            isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < self.n
+        ):
             raise ValueError(f"there is no seat {seat!r}: seats are 0..{self.n - 1}")
         mine = seat is not None
         over = self.phase == ROUND_OVER
@@ -817,7 +823,7 @@ class RoundState:
         return [CARDS[c] for c in cards_of_mask(self.seen[seat])]
 
     def events_for(self, seat: int | None) -> list[dict[str, Any]]:
-        """This round's events as *seat* may see them."""
+        """The events of this round as *seat* may see them."""
         from .events import redact
 
         return [redact(e, seat) for e in (self.log or [])]

@@ -14,7 +14,9 @@ from .simple import GreedyBot, RandomBot
 __all__ = ["BOTS", "Bot", "ExpertBot", "GreedyBot", "HeuristicBot", "OracleBot", "RandomBot", "make_bot"]
 
 BOTS: dict[str, type[Bot]] = {
-    "random": RandomBot, "greedy": GreedyBot, "heuristic": HeuristicBot,
+    "random": RandomBot,
+    "greedy": GreedyBot,
+    "heuristic": HeuristicBot,
     "expert": ExpertBot,
     "oracle": OracleBot,
 }
