@@ -45,9 +45,9 @@ class SearchLevel:
 
 
 LEVELS = {
-    "fast": SearchLevel(candidates=3, determinizations=12, max_seconds=0.015),
-    "default": SearchLevel(candidates=4, determinizations=24, max_seconds=0.035),
-    "strong": SearchLevel(candidates=6, determinizations=80, max_seconds=0.25),
+    "fast": SearchLevel(candidates=3, determinizations=30, max_seconds=0.015),
+    "default": SearchLevel(candidates=4, determinizations=100, max_seconds=0.04),
+    "strong": SearchLevel(candidates=6, determinizations=400, max_seconds=0.4),
 }
 """The expert's named levels (``default`` keeps p95 decisions under 50 ms)."""
 
