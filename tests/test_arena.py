@@ -23,6 +23,7 @@ from yaniv.arena import (
 )
 from yaniv.bots import ExpertBot, GreedyBot
 from yaniv.bots.model import STAGES, call_success_probability, stage_of
+from yaniv.bots.search import LEVELS
 from yaniv.cli import main
 from yaniv.rules import Rules
 
@@ -155,7 +156,7 @@ def test_percentile() -> None:
 def test_bot_specs() -> None:
     assert isinstance(make_arena_bot("greedy"), GreedyBot)
     strong = make_arena_bot("expert:strong")
-    assert isinstance(strong, ExpertBot) and strong.level.determinizations == 80
+    assert isinstance(strong, ExpertBot) and strong.level == LEVELS["strong"]
     untimed = make_arena_bot("expert:fast", untimed=True)
     assert isinstance(untimed, ExpertBot) and untimed.level.max_seconds == math.inf
     for bad in ("wizard", "greedy:strong", "expert:godlike"):

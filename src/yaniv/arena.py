@@ -51,7 +51,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .bots import BOTS, Bot, ExpertBot
+from .bots import Bot, ExpertBot, make_bot
 from .game import Game
 from .match import DEFAULT_TURN_CAP, bot_rngs, decide
 from .rules import Rules
@@ -168,16 +168,7 @@ def make_arena_bot(spec: str, *, untimed: bool = False) -> Bot:
     With *untimed* an expert (or oracle) searches without its time limit, so its
     choices depend only on its seed.
     """
-    name, _, level = spec.strip().partition(":")
-    cls = BOTS.get(name)
-    if cls is None:
-        raise ValueError(f"unknown bot {name!r}; bots are: {', '.join(BOTS)}")
-    if level:
-        if not issubclass(cls, ExpertBot):
-            raise ValueError(f"bot {name!r} has no levels (only expert and oracle do)")
-        bot: Bot = cls(level=level)
-    else:
-        bot = cls()
+    bot = make_bot(spec)
     if untimed and isinstance(bot, ExpertBot):
         bot.level = replace(bot.level, max_seconds=math.inf)
     return bot

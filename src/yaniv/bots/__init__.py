@@ -11,7 +11,17 @@ from .heuristic import HeuristicBot
 from .search import ExpertBot, OracleBot
 from .simple import GreedyBot, RandomBot
 
-__all__ = ["BOTS", "Bot", "ExpertBot", "GreedyBot", "HeuristicBot", "OracleBot", "RandomBot", "make_bot"]
+__all__ = [
+    "BOTS",
+    "LEVELS",
+    "Bot",
+    "ExpertBot",
+    "GreedyBot",
+    "HeuristicBot",
+    "OracleBot",
+    "RandomBot",
+    "make_bot",
+]
 
 BOTS: dict[str, type[Bot]] = {
     "random": RandomBot,
@@ -23,16 +33,36 @@ BOTS: dict[str, type[Bot]] = {
 """Built-in bots by name."""
 
 
-def make_bot(name: str) -> Bot:
-    """A new bot by name; ``ValueError`` naming the choices for an unknown name.
+LEVELS: dict[str, str] = {
+    "beginner": "random",
+    "easy": "greedy",
+    "medium": "heuristic",
+    "hard": "expert",
+    "expert": "expert:strong",
+}
+"""Difficulty levels offered to players, and the bot spec behind each."""
 
-    ``"cmd:COMMAND"`` starts a program speaking the bot protocol (``docs/bot-protocol.md``).
+
+def make_bot(spec: str) -> Bot:
+    """A new bot from a spec; ``ValueError`` naming the choices for a bad one.
+
+    A spec is a bot name (``heuristic``), a name with a search level
+    (``expert:strong``), a difficulty level (``hard``), or ``cmd:COMMAND`` for a
+    program speaking the bot protocol (``docs/bot-protocol.md``).
     """
-    if name.startswith("cmd:"):
+    if spec.startswith("cmd:"):
         from .external import ExternalBot
 
-        return ExternalBot(name[4:])
-    try:
-        return BOTS[name]()
-    except KeyError:
-        raise ValueError(f"unknown bot {name!r}; bots are: {', '.join(BOTS)}") from None
+        return ExternalBot(spec[4:])
+    spec = LEVELS.get(spec.strip(), spec.strip())
+    name, _, level = spec.partition(":")
+    cls = BOTS.get(name)
+    if cls is None:
+        raise ValueError(
+            f"unknown bot {name!r}; bots are: {', '.join(BOTS)}; levels are: {', '.join(LEVELS)}"
+        )
+    if not level:
+        return cls()
+    if not issubclass(cls, ExpertBot):
+        raise ValueError(f"bot {name!r} has no levels (only expert and oracle do)")
+    return cls(level=level)

@@ -1,0 +1,123 @@
+"""The bots: legal play under every preset and knob, determinism, no peeking, no stalls."""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import replace
+
+import pytest
+
+from yaniv import Game, Rules
+from yaniv.actions import Action
+from yaniv.bots import LEVELS, Bot, ExpertBot, make_bot
+from yaniv.bots.base import bot_rngs
+from yaniv.match import play_game
+from yaniv.rules import PRESETS
+from yaniv.state import SeatView
+
+VARIANTS = [
+    *PRESETS,
+    "standard(num_decks=2,max_players=8)",
+    "standard(quick_discard=same_rank)",
+    "jdross(quick_discard=fits_meld)",
+    "german-wiki(joker_swap=as_turn)",
+    "standard(jokers_in_sets=true,pickup_mode=ends_or_any_of_set)",
+    "finnish(hand_size=7,num_decks=auto)",
+    "slovenian-yanef(jokers_in_runs=gaps_only,yaniv_comparison=lt)",
+]
+
+
+class Spy(Bot):
+    """Wraps a bot; checks every view it is given holds nothing hidden from its seat."""
+
+    def __init__(self, inner: Bot, game: Game) -> None:
+        self.inner, self.game, self.name = inner, game, inner.name
+        self.decisions = 0
+
+    def act(self, view: SeatView, rng: random.Random) -> Action | None:
+        state = self.game.round
+        assert view.seat is not None
+        assert view.hand == state.hand(view.seat)
+        if view.hands_shown is not None:
+            assert state.is_over  # hands are shown only after a showdown
+        for p in range(view.players):
+            if p != view.seat:
+                # what the seat knows of another hand is only what it saw taken
+                assert set(view.seen[p]) <= set(state.hand(p))
+        action = self.inner.act(view, rng)
+        if action is not None:
+            self.decisions += 1
+            if action.type != "turn":
+                assert action in view.legal
+        return action
+
+
+def short(spec: str) -> Rules:
+    rules = Rules.from_spec(spec)
+    return rules.replace(score_limit=min(rules.score_limit, 60), halving_scores=())
+
+
+@pytest.mark.parametrize("spec", VARIANTS)
+@pytest.mark.parametrize("bot", ["random", "greedy", "heuristic"])
+def test_bot_plays_complete_games_under_every_rule_set(spec: str, bot: str) -> None:
+    rules = short(spec)
+    players = min(max(rules.min_players, 3), rules.max_players)
+    if spec.startswith("standard(num_decks=2"):
+        players = 8
+    for seed in range(2):
+        game = Game(rules, players=players, seed=seed)
+        spies = [Spy(make_bot(bot if p % 2 == 0 else "greedy"), game) for p in range(players)]
+        stats = play_game(game, spies, bot_rngs(seed, players))
+        assert game.over and not stats.capped
+        assert spies[0].decisions > 0
+
+
+@pytest.mark.parametrize(
+    "spec", ["standard", "jdross", "slovenian-yanef", "standard(quick_discard=same_rank)"]
+)
+def test_expert_and_oracle_play_complete_games(spec: str) -> None:
+    rules = short(spec)
+    players = max(rules.min_players, 2)
+    game = Game(rules, players=players, seed=3)
+    bots: list[Bot] = [make_bot("expert:fast"), make_bot("oracle:fast")] + [
+        make_bot("heuristic") for _ in range(players - 2)
+    ]
+    stats = play_game(game, bots, bot_rngs(3, players))
+    assert game.over and not stats.capped
+
+
+def untimed_expert() -> ExpertBot:
+    bot = make_bot("expert:fast")
+    assert isinstance(bot, ExpertBot)
+    bot.level = replace(bot.level, max_seconds=math.inf)
+    return bot
+
+
+@pytest.mark.parametrize("bot", ["random", "greedy", "heuristic", "expert"])
+def test_bots_are_deterministic_per_seed(bot: str) -> None:
+    def run() -> list[dict[str, object]]:
+        game = Game(short("standard"), players=3, seed=9)
+        bots = [untimed_expert() if bot == "expert" else make_bot(bot) for _ in range(3)]
+        play_game(game, bots, bot_rngs(9, 3))
+        return [{k: v for k, v in e.items() if k != "started"} for e in game.events]
+
+    assert run() == run()
+
+
+def test_levels_name_real_bots() -> None:
+    for level, spec in LEVELS.items():
+        assert make_bot(level).name == make_bot(spec).name
+    with pytest.raises(ValueError, match="levels are"):
+        make_bot("godlike")
+    with pytest.raises(ValueError, match="no levels"):
+        make_bot("greedy:strong")
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_heuristic_pairs_never_stall(seed: int) -> None:
+    # Two players trading the same low cards back and forth used to loop forever.
+    for lineup in (("heuristic", "heuristic"), ("heuristic", "greedy"), ("greedy", "greedy")):
+        game = Game("finnish", players=2, seed=seed)
+        stats = play_game(game, [make_bot(b) for b in lineup], bot_rngs(seed, 2), turn_cap=600)
+        assert not stats.capped, lineup
