@@ -53,7 +53,7 @@ from typing import Any
 
 from .bots import Bot, ExpertBot, make_bot
 from .game import Game
-from .match import DEFAULT_TURN_CAP, bot_rngs, decide
+from .match import DEFAULT_TURN_CAP, bot_rngs, decide, drive
 from .rules import Rules
 
 __all__ = [
@@ -239,13 +239,12 @@ def play_measured(
     timing = list(timed) if timed is not None else [True] * n
     times: list[list[float]] = [[] for _ in range(n)]
     clock = time.perf_counter
-    state = game.round
 
     def ask(seat: int) -> Any:
         if not timing[seat]:
-            return decide(bots[seat], state, seat, rngs[seat])
+            return decide(bots[seat], game.round, seat, rngs[seat])
         t0 = clock()
-        action = decide(bots[seat], state, seat, rngs[seat])
+        action = decide(bots[seat], game.round, seat, rngs[seat])
         times[seat].append((clock() - t0) * 1000.0)
         return action
 
@@ -259,25 +258,9 @@ def play_measured(
     curve: list[list[int]] = [[] for _ in range(n)]
     turns = 0
     capped = False
-    active: tuple[int, ...] = state.active
-    while not game.over:
-        if game.round is not state:
-            state = game.round
-            active = state.active
-        if state.is_over:
-            game.next_round()
-            continue
-        slapper = state.slapper
-        if slapper is not None and state.slap_card(slapper) is not None:
-            slap = ask(slapper)
-            if slap is not None:
-                game.apply(slapper, slap)
-        seat = state.current
-        action = ask(seat)
-        if action is None:
-            raise RuntimeError(f"bot {bots[seat].name} at seat {seat} passed its turn")
-        result = game.apply(seat, action)
+    for state, result in drive(game, ask, turn_cap):
         if result is not None:
+            active = state.active
             turns += state.turns
             number = len(game.results)
             for p in active:
@@ -299,7 +282,6 @@ def play_measured(
         elif state.turns >= turn_cap:
             capped = True
             turns += state.turns
-            break
     totals = list(game.totals)
     if game.over:
         winners = list(game.winners)

@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from .actions import Action
 from .bots import Bot
 from .bots.base import bot_rngs
 from .game import Game
+from .scoring import RoundResult
 from .state import RoundState
 
-__all__ = ["DEFAULT_TURN_CAP", "GameStats", "bot_rngs", "decide", "play_game"]
+__all__ = ["DEFAULT_TURN_CAP", "Ask", "GameStats", "bot_rngs", "decide", "drive", "play_game"]
 
 DEFAULT_TURN_CAP = 2000
 """Turns after which a round counts as stalled and the game is stopped."""
@@ -39,15 +40,19 @@ def decide(bot: Bot, state: RoundState, seat: int, rng: random.Random) -> Action
     return bot.act(state.view(seat), rng)
 
 
-def play_game(
-    game: Game,
-    bots: Sequence[Bot],
-    rngs: Sequence[random.Random] | None = None,
-    turn_cap: int = DEFAULT_TURN_CAP,
-) -> GameStats:
-    """Play *game* to its end with one bot per seat; returns its statistics."""
-    rngs = list(rngs) if rngs is not None else bot_rngs(game.seed, game.n)
-    stats = GameStats()
+Ask = Callable[[int], "Action | None"]
+"""Asks the bot of a seat for its action in the current state."""
+
+
+def drive(
+    game: Game, ask: Ask, turn_cap: int = DEFAULT_TURN_CAP
+) -> Iterator[tuple[RoundState, RoundResult | None]]:
+    """Play *game* on, asking each seat in turn; yields (round, result or None) per action.
+
+    Deals the next round when one ends, offers a slap window to the player who may slap
+    before the current player acts, and stops early (the game not over) when a round
+    reaches *turn_cap* turns.
+    """
     while not game.over:
         state = game.round
         if state.is_over:
@@ -55,14 +60,33 @@ def play_game(
             continue
         slapper = state.slapper
         if slapper is not None and state.slap_card(slapper) is not None:
-            action = decide(bots[slapper], state, slapper, rngs[slapper])
-            if action is not None:
-                game.apply(slapper, action)
+            slap = ask(slapper)
+            if slap is not None:
+                game.apply(slapper, slap)
         seat = state.current
-        action = decide(bots[seat], state, seat, rngs[seat])
+        action = ask(seat)
         if action is None:
-            raise RuntimeError(f"bot {bots[seat].name} at seat {seat} passed its turn")
+            raise RuntimeError(f"the bot at seat {seat} passed its turn")
         result = game.apply(seat, action)
+        yield state, result
+        if result is None and state.turns >= turn_cap:
+            return
+
+
+def play_game(
+    game: Game,
+    bots: Sequence[Bot],
+    rngs: Sequence[random.Random] | None = None,
+    turn_cap: int = DEFAULT_TURN_CAP,
+) -> GameStats:
+    """Play *game* to its end with one bot per seat; returns its statistics."""
+    seat_rngs = list(rngs) if rngs is not None else bot_rngs(game.seed, game.n)
+    stats = GameStats()
+
+    def ask(seat: int) -> Action | None:
+        return decide(bots[seat], game.round, seat, seat_rngs[seat])
+
+    for state, result in drive(game, ask, turn_cap):
         if result is not None:
             stats.rounds += 1
             stats.turns += state.turns
@@ -73,7 +97,6 @@ def play_game(
         elif state.turns >= turn_cap:
             stats.capped = True
             stats.turns += state.turns
-            break
     stats.winners = game.winners
     stats.totals = list(game.totals)
     return stats
