@@ -100,7 +100,7 @@ def round_scores(
         scores[caller] = rules.asef_loss_delta
     else:
         multi = rules.assaf_penalty_multi
-        base = multi * len(assafers) if multi is not None and len(assafers) >= 2 else rules.assaf_penalty
+        base = multi * len(assafers) if multi and len(assafers) >= 2 else rules.assaf_penalty
         scores[caller] = base + (c if rules.assaf_penalty_adds_hand else 0)
     m = min(values[p] for p in others)
     lowest = [p for p in others if values[p] == m]

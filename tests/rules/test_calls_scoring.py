@@ -814,3 +814,11 @@ def test_S11_S13_formal_scoring_matches_the_reference() -> None:
         over = {p for p in active if new[p] > r.score_limit}
         assert set(result.eliminated) <= over
         assert over - set(result.eliminated) <= set(result.winners) | set(result.tiebreak)
+
+
+def test_V17_multi_penalty_of_zero_is_unset_as_in_the_formal_scoring() -> None:
+    # RULES.md §3: "base = assaf_penalty_multi*|A| if (assaf_penalty_multi and |A| >= 2)"
+    rules = {"preset": "standard", "overrides": {"assaf_penalty_multi": 0}}
+    result = call(["AH 4H", "4S", "3D", "KC QC"], 0, rules=rules)
+    assert result.assafers == (1, 2)
+    assert result.round_scores[0] == 30 + 5
