@@ -66,6 +66,7 @@ class RoundState:
 
     __slots__ = (
         "_meld",
+        "_shared_rng",
         "_thr",
         "_undo",
         "_values",
@@ -168,6 +169,7 @@ class RoundState:
         self.turns = 0
         self.reshuffles = 0
         self._undo: list[tuple[Any, ...]] = []
+        self._shared_rng = False
 
     def _next_active(self, seat: int) -> int:
         for step in range(1, self.n + 1):
@@ -475,6 +477,12 @@ class RoundState:
         cards = [c for group in old[:-1] for c in group]
         if not cards:
             return
+        if self._shared_rng:
+            self._shared_rng = False
+            if isinstance(self.shuffler, random.Random):
+                own = random.Random()
+                own.setstate(self.shuffler.getstate())
+                self.shuffler = own
         self.shuffler.shuffle(cards)
         self.stock = cards
         self.pile = [old[-1]]
@@ -513,6 +521,12 @@ class RoundState:
                 len(self.pile),
                 self.pile[-2:],
                 None if self.log is None else len(self.log),
+                self.shuffler,
+                self._shared_rng,
+                # a draw of the last stock card reshuffles: keep the RNG state to undo it
+                self.shuffler.getstate()
+                if len(self.stock) == 1 and isinstance(self.shuffler, random.Random)
+                else None,
             )
         )
         self._apply_unchecked(action, self.current if seat is None else seat)
@@ -537,7 +551,12 @@ class RoundState:
             pile_len,
             pile_tail,
             log_len,
+            self.shuffler,
+            self._shared_rng,
+            rng_state,
         ) = self._undo.pop()
+        if rng_state is not None and isinstance(self.shuffler, random.Random):
+            self.shuffler.setstate(rng_state)
         if len(stock) < stock_len:
             stock.append(stock_top)
         self.stock = stock
@@ -711,8 +730,9 @@ class RoundState:
     def copy(self) -> RoundState:
         """An independent copy (shares the rules and meld tables, not the RNG).
 
-        A ``random.Random`` shuffler is copied with its state, so playing on a copy
-        (search) never changes the original game's future reshuffles.
+        The copy takes its own copy of a ``random.Random`` shuffler (with its state) the
+        first time it reshuffles, so playing on a copy (search) never changes the
+        original game's future reshuffles, and copying stays cheap.
         """
         new = RoundState.__new__(RoundState)
         for name in RoundState.__slots__:
@@ -727,10 +747,7 @@ class RoundState:
         new.log = None if self.log is None else self.log[:]
         new.names = None if self.names is None else self.names[:]
         new._undo = []
-        if isinstance(self.shuffler, random.Random):
-            rng = random.Random()
-            rng.setstate(self.shuffler.getstate())
-            new.shuffler = rng
+        new._shared_rng = True
         return new
 
     def key(self) -> tuple[Any, ...]:
