@@ -13,8 +13,12 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $@
 
-## play: install what it needs and start a game against the computer
-play: $(VENV)/.installed
+$(VENV)/.installed-tui: pyproject.toml $(VENV)/.installed
+	$(BIN)/pip install --quiet -e '.[tui]'
+	touch $@
+
+## play: install what it needs (the terminal app too) and start a game against the computer
+play: $(VENV)/.installed-tui
 	$(BIN)/yaniv play $(ARGS)
 
 ## test: install what it needs and run the whole test suite, linters and type check

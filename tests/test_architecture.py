@@ -14,7 +14,12 @@ CORE = {
     "errors", "cards", "rules", "melds", "actions", "state", "position", "scoring",
     "game", "events", "record", "deal", "narrate", "describe", "__init__",
 }  # fmt: skip
-LAYERS = {"bots": CORE | {"bots"}, "match": CORE | {"bots", "match"}}
+LAYERS = {
+    "bots": CORE | {"bots"},
+    "match": CORE | {"bots", "match"},
+    "session": CORE | {"bots", "match", "arena", "session"},
+    "tui": CORE | {"bots", "match", "arena", "session", "tui"},
+}
 
 
 def imports_of(path: Path) -> set[str]:

@@ -127,3 +127,55 @@ def test_seat_record_hides_other_hands() -> None:
 def test_missing_file_is_a_record_error(tmp_path: Path) -> None:
     with pytest.raises(RecordError, match="cannot read"):
         read_record(tmp_path / "nope.jsonl")
+
+
+def test_replay_steps_yield_the_game_after_every_line(tmp_path: Path) -> None:
+    from yaniv.record import replay_steps
+
+    game = played(seed=4)
+    events = read_record([json.dumps(e) for e in game.events])
+    steps = replay_steps(events)
+    first, header = next(steps)
+    assert header["type"] == "header" and first.round_no == 1
+    kinds = []
+    for same, event in steps:
+        assert same is first
+        kinds.append(event["type"])
+        if event["type"] == "round_end":
+            assert same.round.is_over
+    assert kinds == [e["type"] for e in game.events[1:]]
+    assert first.totals == game.totals
+
+
+def test_resume_goes_on_appending_to_the_same_file(tmp_path: Path) -> None:
+    from yaniv.match import decide
+    from yaniv.record import resume
+
+    path = tmp_path / "g.jsonl"
+    game = Game("standard(quick_discard=same_rank)", players=3, seed=5, record=str(path))
+    bots = [make_bot("greedy")] * 3
+    rngs = bot_rngs(5, 3)
+    while game.round_no < 3:  # stop in the middle of round 3
+        state = game.round
+        if state.is_over:
+            game.next_round()
+            continue
+        game.apply(state.current, decide(bots[state.current], state, state.current, rngs[state.current]))
+    for _ in range(5):
+        state = game.round
+        game.apply(state.current, decide(bots[state.current], state, state.current, rngs[state.current]))
+    game.close()
+    before = path.read_text().splitlines()
+    again = resume(path)
+    assert again.round.to_position() == game.round.to_position()
+    play_game(again, bots, rngs)
+    lines = path.read_text().splitlines()
+    assert lines[: len(before)] == before  # nothing rewritten
+    assert sum(json.loads(x)["type"] == "header" for x in lines) == 1
+    checked = check(path)
+    assert checked.over and checked.totals == again.totals
+    # the rounds dealt after resuming are not the recorded ones dealt again
+    deals = [json.loads(x)["hands"] for x in lines if json.loads(x)["type"] == "deal"]
+    assert deals[3] not in deals[:3]
+    with pytest.raises(RecordError, match="over"):
+        resume(path)

@@ -1,4 +1,4 @@
-"""The ``yaniv`` command line: rules, simulate, play, replay, check.
+"""The ``yaniv`` command line: rules, simulate, play, replay, check, arena, odds.
 
 Every subcommand has ``--help``; machine-readable output with ``--json``. Bad
 arguments give a one-line error naming what is wrong and exit 2.
@@ -16,13 +16,14 @@ from typing import Any, TextIO
 
 from .actions import Action
 from .bots import BOTS, Bot, make_bot
-from .errors import IllegalActionError, RecordError, YanivError
+from .errors import IllegalActionError, RecordError, RulesError, YanivError
 from .events import redact
 from .game import Game
 from .match import DEFAULT_TURN_CAP, bot_rngs, play_game
 from .narrate import event_text, seat_name
 from .record import check, read_record
 from .rules import PRESETS, Rules
+from .session import DEFAULT_LEVEL, Session, bot_spec, games_dir, new_record_path
 
 __all__ = ["main"]
 
@@ -192,11 +193,18 @@ PLAIN_HELP = """Type an action and press Enter:
 class PlainPlay:
     """A line-based game against bots on standard input and output."""
 
-    def __init__(self, game: Game, bots: list[Bot], seat: int, out: TextIO, inp: TextIO) -> None:
-        """Seat a person at *seat*; the others are *bots*."""
+    def __init__(self, game: Game, bots: Sequence[Bot | None], seat: int, out: TextIO, inp: TextIO) -> None:
+        """Seat a person at *seat*; the others are *bots* (by seat; the person's entry is unused)."""
         self.game, self.bots, self.seat, self.out, self.inp = game, bots, seat, out, inp
         self.shown = 1
         self.rngs = bot_rngs(game.seed, game.n)
+
+    def bot(self, seat: int) -> Bot:
+        """The bot on *seat*."""
+        bot = self.bots[seat]
+        if bot is None:
+            raise ValueError(f"no bot on seat {seat}")
+        return bot
 
     def say(self, text: str) -> None:
         """Print a line."""
@@ -294,7 +302,7 @@ class PlainPlay:
                     if not self.offer_slap():
                         return self.quit()
                 else:
-                    action = self.bots[state.slapper].act(state.view(state.slapper), self.rngs[state.slapper])
+                    action = self.bot(state.slapper).act(state.view(state.slapper), self.rngs[state.slapper])
                     if action is not None:
                         game.apply(state.slapper, action)
                 self.flush_events()
@@ -303,7 +311,7 @@ class PlainPlay:
                 if not self.human_turn():
                     return self.quit()
             else:
-                action = self.bots[seat].act(state.view(seat), self.rngs[seat])
+                action = self.bot(seat).act(state.view(seat), self.rngs[seat])
                 assert action is not None
                 game.apply(seat, action)
             if state.turns >= DEFAULT_TURN_CAP:
@@ -320,26 +328,88 @@ class PlainPlay:
         return 0
 
 
-def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
-    """Play against the computer (line-based)."""
-    rules = _rules(args.rules)
+def _textual_available() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("textual") is not None
+
+
+def _on_terminal(out: TextIO) -> bool:
+    """Whether *out* is this process's own terminal (with a terminal to read keys from)."""
+    return out is sys.stdout and sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def _opponents(args: argparse.Namespace, players: int) -> list[str]:
+    """One bot spec per opponent from --level (difficulties) or --bots (bot specs), cycled."""
+    flag, spec = ("--level", args.level) if args.level is not None else ("--bots", args.bots)
+    if spec is None:
+        flag, spec = "--level", DEFAULT_LEVEL
+    names = [s.strip() for s in spec.split(",") if s.strip()]
+    if not names:
+        raise UsageError(f"{flag}: name at least one opponent")
+    try:
+        return [bot_spec(names[i % len(names)]) for i in range(players - 1)]
+    except ValueError as e:
+        raise UsageError(f"{flag}: {e}") from None
+
+
+def _new_session(args: argparse.Namespace, records: Path) -> Session:
+    rules = _rules(args.rules or "standard")
     players = _players(rules, args.players)
-    bots = _bots(args.bots, players)
-    names = [args.name] + [f"{bots[p].name.title()} {p}" for p in range(1, players)]
+    opponents = _opponents(args, players)
     seed = args.seed if args.seed is not None else int(time.time())
-    record = args.record
+    record: Path | None = Path(args.record) if args.record else None
     if record is None:
-        records = Path.home() / ".local" / "share" / "yaniv" / "games"
         try:
-            records.mkdir(parents=True, exist_ok=True)
-            record = str(records / f"game-{time.strftime('%Y%m%d-%H%M%S')}-{seed}.jsonl")
+            record = new_record_path(records, seed)
         except OSError:
             record = None
-    game = Game(rules, players=players, seed=seed, names=names, record=record)
     try:
-        return PlainPlay(game, bots, 0, out, sys.stdin).run()
+        return Session.start(rules, opponents, name=args.name or "You", seed=seed, record=record)
+    except OSError as e:
+        raise UsageError(f"--record: cannot write {record}: {e.strerror or e}") from None
+    except (RulesError, ValueError) as e:
+        raise UsageError(str(e)) from None
+
+
+def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
+    """Play against the computer: the terminal app on a terminal, else line-based."""
+    if args.delay < 0:
+        raise UsageError(f"--delay must be 0 or more seconds, got {args.delay}")
+    records = games_dir()
+    use_tui = not args.plain and _on_terminal(out) and _textual_available()
+    chosen = any(v is not None for v in (args.rules, args.players, args.level, args.bots, args.seed))
+    session: Session | None
+    if args.resume:
+        try:
+            session = Session.resume(Path(args.record)) if args.record else Session.resume_last(records)
+        except RecordError as e:
+            raise UsageError(f"--resume: {e}") from None
+    elif use_tui and not chosen:
+        session = None  # the start screen asks
+    else:
+        session = _new_session(args, records)
+    if use_tui:
+        from .tui import run_game
+
+        try:
+            first = Path(args.record) if args.record and session is None else None
+            code = run_game(session, records=records, delay=args.delay, name=args.name, record=first)
+        finally:
+            if session is not None:
+                session.close()
+        return code
+    assert session is not None
+    game = session.game
+    play = PlainPlay(game, session.bots, session.seat, out, sys.stdin)
+    try:
+        if args.resume:
+            out.write(f"Resuming {session.path}: round {game.round_no}, totals {game.totals}\n")
+            deals = [i for i, e in enumerate(game.events) if e["type"] == "deal"]
+            play.shown = deals[-1] if deals else 1  # this round's moves so far, not the whole game
+        return play.run()
     finally:
-        game.close()
+        session.close()
 
 
 # ----------------------------------------------------------------- replay / check
@@ -353,8 +423,19 @@ def _read(path: str) -> list[dict[str, Any]]:
 
 
 def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
-    """Print a recorded game turn by turn."""
+    """Show a recorded game: the step-through viewer on a terminal, else turn by turn as text."""
     events = _read(args.file)
+    use_tui = args.tui or (not args.text and _on_terminal(out) and _textual_available())
+    if use_tui:
+        if not _textual_available():
+            raise UsageError("--tui needs textual: pip install 'yaniv[tui]'")
+        from .tui import run_replay
+
+        try:
+            return run_replay(events, seat=args.seat)
+        except RecordError as err:
+            if args.tui:
+                raise UsageError(str(err)) from None
     header = events[0]
     names = header.get("names")
     rules, players, seed = header.get("rules_string", "?"), header.get("players"), header.get("seed")
@@ -390,6 +471,37 @@ def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
     else:
         state = f"winners {info['winners']}" if game.over else "unfinished"
         out.write(f"{args.file}: ok ({info['events']} events, {info['rounds']} rounds, {state})\n")
+    return 0
+
+
+# ----------------------------------------------------------------- serve
+
+
+def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
+    """Run the web server (needs the web extra)."""
+    if not 0 <= args.port <= 65535:
+        raise UsageError(f"--port must be 0..65535, got {args.port}")
+    if args.bot_delay < 0:
+        raise UsageError(f"--bot-delay must be 0 or more seconds, got {args.bot_delay}")
+    if args.round_pause is not None and args.round_pause < 0:
+        raise UsageError(f"--round-pause must be 0 or more seconds, got {args.round_pause}")
+    try:
+        from .web import default_db_url, serve
+    except ImportError as e:
+        raise UsageError(f"the web server needs its extra: pip install 'yaniv[web]' ({e})") from None
+    db = args.db or default_db_url()
+    if "://" not in db:  # a plain file name
+        db = f"sqlite+aiosqlite:///{Path(db).resolve()}"
+    out.write(f"Yaniv on http://{args.host}:{args.port}/ (tables in {db})\n")
+    out.flush()
+    serve(
+        args.host,
+        args.port,
+        db,
+        bot_delay=args.bot_delay,
+        round_pause=args.round_pause,
+        log_level=args.log_level,
+    )
     return 0
 
 
@@ -549,27 +661,74 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the summary as one JSON line")
     p.set_defaults(func=cmd_simulate)
 
-    p = sub.add_parser("play", help="play against the computer")
-    p.add_argument(
-        "--plain", action="store_true", help="line-based play on stdin/stdout (the default for now)"
+    p = sub.add_parser(
+        "play",
+        help="play against the computer",
+        description="Play against the computer: a full-screen card table on a terminal (with textual "
+        "installed), else line by line. Without --rules, --players, --level, --bots or --seed the "
+        "table asks for them first.",
     )
-    p.add_argument("--rules", default="standard", help="preset, game string or JSON (default standard)")
+    p.add_argument("--plain", action="store_true", help="line-based play on stdin/stdout")
+    p.add_argument("--rules", help="preset, game string or JSON (default standard)")
     p.add_argument("--players", type=int, help="players including you (default 3)")
-    p.add_argument("--bots", default="greedy", help=f"opponents ({', '.join(BOTS)}), cycled")
+    p.add_argument(
+        "--level",
+        help="opponents' difficulty: beginner, easy, medium, hard, expert (comma-separated: one per "
+        "opponent, cycled; default medium)",
+    )
+    p.add_argument("--bots", help=f"opponents by bot ({', '.join(BOTS)}, NAME:LEVEL), cycled")
     p.add_argument("--seed", type=int, help="seed (default: the clock)")
-    p.add_argument("--name", default="You", help="your name")
-    p.add_argument("--record", metavar="FILE", help="record file (default: ~/.local/share/yaniv/games/)")
+    p.add_argument("--name", help="your name (default You)")
+    p.add_argument(
+        "--delay", type=float, default=0.8, help="seconds between the computer's moves (default 0.8)"
+    )
+    p.add_argument(
+        "--record",
+        metavar="FILE",
+        help="record file (default: a new file in $XDG_DATA_HOME/yaniv/games, ~/.local/share/yaniv/games)",
+    )
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue the last unfinished game (or the one in --record FILE)",
+    )
     p.set_defaults(func=cmd_play)
 
-    p = sub.add_parser("replay", help="print a recorded game turn by turn")
+    p = sub.add_parser("replay", help="show a recorded game (step through it on a terminal)")
     p.add_argument("file", help="a JSON Lines game record")
     p.add_argument("--seat", type=int, help="show only what this seat saw")
+    view = p.add_mutually_exclusive_group()
+    view.add_argument("--tui", action="store_true", help="the step-through viewer (needs textual)")
+    view.add_argument(
+        "--text", action="store_true", help="print the game turn by turn (the default off a terminal)"
+    )
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("check", help="verify a game record (exit 1 naming the first wrong line)")
     p.add_argument("file", help="a JSON Lines game record")
     p.add_argument("--json", action="store_true", help="print the verdict as JSON")
     p.set_defaults(func=cmd_check)
+
+    p = sub.add_parser("serve", help="play in the browser: the web server (needs yaniv[web])")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument(
+        "--db",
+        metavar="URL",
+        help="SQLAlchemy async URL or SQLite file (default $XDG_DATA_HOME/yaniv/yaniv.db, "
+        "~/.local/share/yaniv/yaniv.db)",
+    )
+    p.add_argument(
+        "--bot-delay", type=float, default=0.8, help="seconds a computer player waits before acting (0.8)"
+    )
+    p.add_argument(
+        "--round-pause",
+        type=float,
+        default=30.0,
+        help="seconds after a round's end before the next deal if not everyone is ready (30)",
+    )
+    p.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
+    p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser("arena", help="seat-rotated matches between bots: win rates, Elo, timings")
     p.add_argument("--rules", default="standard", help="preset, game string or JSON (default standard)")

@@ -228,6 +228,31 @@ class Game:
             self._sink.close()
             self._sink = None
 
+    def resume(self, record: str | IO[str] | None = None) -> None:
+        """Go on with a game rebuilt from its record by :func:`yaniv.record.replay`.
+
+        The rounds to come are dealt, and the stock reshuffled, by the game's own RNG
+        instead of the record, reseeded from the seed and the number of events so far:
+        the continuation is reproducible and never deals the recorded hands again.
+        *record* is the file that holds the record so far (a path, opened for appending,
+        or an open text file): the events to come are written after it, once each.
+        """
+        if self.over:
+            raise IllegalActionError("the game is over")
+        self.close()
+        self.rng = random.Random(f"{self.seed}-resumed-{len(self.events)}")
+        self._deals = None
+        self._shufflers = None
+        if not self.round.is_over:
+            self.round.shuffler = self.rng
+        self._flushed = len(self.events)
+        if isinstance(record, str):
+            self._sink = open(record, "a", encoding="utf-8")  # noqa: SIM115 - closed at game end
+            self._own_sink = True
+        elif record is not None:
+            self._sink = record
+            self._own_sink = False
+
     def close(self) -> None:
         """Close the record file if the game opened it."""
         if self._sink is not None and self._own_sink:

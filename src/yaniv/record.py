@@ -3,14 +3,16 @@
 A record is a header line then one line per event (see :mod:`yaniv.events`). A full
 record carries every deal and every reshuffle order, so :func:`replay` rebuilds every
 state exactly without the seed; :func:`check` replays a record and names the first line
-that does not follow. A seat's record (``Game.seat_events(seat)``) is the same events
-redacted for that seat: it can be read and shown, not replayed.
+that does not follow; :func:`replay_steps` replays it line by line (for a step-through
+viewer) and :func:`resume` goes on with an unfinished game, appending to its file. A
+seat's record (``Game.seat_events(seat)``) is the same events redacted for that seat: it
+can be read and shown, not replayed.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
@@ -20,7 +22,7 @@ from .errors import RecordError, YanivError
 from .game import RECORD_FORMAT, RECORD_VERSION, Game
 from .rules import Rules
 
-__all__ = ["ScriptedShuffler", "check", "read_record", "replay", "write_record"]
+__all__ = ["ScriptedShuffler", "check", "read_record", "replay", "replay_steps", "resume", "write_record"]
 
 _ACTIONS = {"discard", "draw", "take", "swap", "slap", "yaniv", "false_yaniv", "asef"}
 
@@ -105,6 +107,21 @@ def _comparable(event: dict[str, Any]) -> dict[str, Any]:
 
 def replay(events: list[dict[str, Any]]) -> Game:
     """Rebuild a game from a full record; :class:`RecordError` names the first bad line."""
+    steps = replay_steps(events)
+    game, _header = next(steps)  # the same Game object is yielded after every line
+    for _step in steps:
+        pass
+    return game
+
+
+def replay_steps(events: list[dict[str, Any]]) -> Iterator[tuple[Game, dict[str, Any]]]:
+    """Replay a full record line by line: yields the game and the line just replayed.
+
+    The first item is the game as built from the header (round 1 dealt) with the header
+    line; then one item per following line, the same :class:`Game` object each time, in
+    the state right after that line. A :class:`RecordError` names the first bad line
+    (raised when it is reached, so the steps before it have been seen).
+    """
     header = events[0]
     if header.get("redacted"):
         raise RecordError(
@@ -144,6 +161,7 @@ def replay(events: list[dict[str, Any]]) -> Game:
         raise
     except (YanivError, KeyError, TypeError, ValueError) as err:
         raise RecordError(f"line {header['_line']}: bad header or deal: {err}") from None
+    yield game, header
     produced = 1  # game.events[0] is the header
     for e in events[1:]:
         line = e["_line"]
@@ -163,9 +181,22 @@ def replay(events: list[dict[str, Any]]) -> Game:
                 f"line {line}: recorded {json.dumps(_comparable(e))} but the game gives {json.dumps(mine)}"
             )
         produced += 1
+        yield game, e
     if produced != len(game.events):
         extra = game.events[produced]
         raise RecordError(f"the record ends early: the game goes on with a {extra['type']} event")
+
+
+def resume(path: str | Path) -> Game:
+    """Rebuild the unfinished game recorded in *path* and keep recording into that file.
+
+    The record is read and replayed (a :class:`RecordError` names a bad line); the game
+    then goes on as described at :meth:`Game.resume`, appending its events to *path*.
+    """
+    game = replay(read_record(path))
+    if game.over:
+        raise RecordError(f"{path}: the game is over; there is nothing to resume")
+    game.resume(str(path))
     return game
 
 
