@@ -70,7 +70,8 @@ _TOKENS = re.compile(r"\x00(\d+)\x01|\b(10|[2-9AJQK])([SHDC])\b|\bJK\b")
 
 
 _SECOND_PERSON = {"discards": "discard", "draws": "draw", "takes": "take", "swaps": "swap",
-                  "slaps": "slap", "calls": "call", "wins": "win", "is": "are"}  # fmt: skip
+                  "slaps": "slap", "calls": "call", "wins": "win", "is": "are", "deals": "deal",
+                  "starts": "start"}  # fmt: skip
 
 
 def event_line(event: dict[str, object], names: Sequence[str] | None) -> Text | None:
