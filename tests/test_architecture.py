@@ -19,6 +19,7 @@ LAYERS = {
     "match": CORE | {"bots", "match"},
     "session": CORE | {"bots", "match", "arena", "session"},
     "tui": CORE | {"bots", "match", "arena", "session", "tui"},
+    "web": CORE | {"bots", "match", "web"},
 }
 
 

@@ -1,0 +1,463 @@
+// The Yaniv browser app: make or join a table, then play over a websocket (docs/protocol.md).
+import { LANGUAGES, language, setLanguage, t } from "./i18n.js";
+import { cardBack, cardElement, cardText } from "./cards.js";
+
+const S = {
+  tableId: null, seat: null, token: null, ws: null, version: 0, table: null, view: null,
+  log: [], selected: new Set(), pending: new Map(), presets: [], online: false, retry: 0,
+  error: null, page: "home", resuming: false,
+};
+window.yanivState = S; // read by the browser tests
+
+const app = document.getElementById("app");
+const el = (tag, attrs = {}, ...kids) => {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") e.className = v;
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else if (k === "text") e.textContent = v;
+    else e.setAttribute(k, v === true ? "" : v);
+  }
+  for (const kid of kids.flat()) if (kid !== null && kid !== undefined && kid !== false) e.append(kid);
+  return e;
+};
+const name = (p) => (S.table && S.table.seats[p] && S.table.seats[p].name) || `P${p}`;
+const stored = (id) => JSON.parse(localStorage.getItem(`yaniv.seat.${id}`) || "null");
+const store = (id, seat, token) => localStorage.setItem(`yaniv.seat.${id}`, JSON.stringify({ seat, token }));
+const uid = () => (crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`);
+
+// ------------------------------------------------------------------ connection
+
+function connect() {
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  const ws = new WebSocket(`${proto}://${location.host}/ws/${S.tableId}`);
+  S.ws = ws;
+  ws.onopen = () => {
+    S.online = true;
+    S.retry = 0;
+    const hello = { type: "hello" };
+    if (S.token) hello.token = S.token;
+    S.resuming = S.version > 0 && S.log.length > 0;
+    if (S.resuming) hello.since = S.version;
+    ws.send(JSON.stringify(hello));
+  };
+  ws.onmessage = (m) => receive(JSON.parse(m.data));
+  ws.onclose = () => {
+    if (S.ws !== ws) return;
+    S.online = false;
+    render();
+    S.retry = Math.min(S.retry + 1, 6);
+    setTimeout(connect, 250 * 2 ** S.retry);
+  };
+}
+
+function send(msg) {
+  if (S.ws && S.ws.readyState === WebSocket.OPEN) S.ws.send(JSON.stringify(msg));
+}
+
+function act(action) {
+  const id = uid();
+  const msg = { type: "action", id, version: S.version, action };
+  S.pending.set(id, msg);
+  S.selected.clear();
+  send(msg);
+}
+
+function trimLog() {
+  const last = S.log.findLastIndex((e) => e.type === "deal");
+  if (last > 0) S.log = S.log.slice(last);
+}
+
+function receive(m) {
+  switch (m.type) {
+    case "welcome":
+      S.seat = m.seat;
+      S.table = m.table;
+      if (S.resuming) S.log.push(...m.events);
+      else S.log = m.events.slice();
+      S.resuming = false;
+      trimLog();
+      S.view = m.view;
+      S.version = m.version;
+      for (const msg of S.pending.values()) send(msg); // resent with the same id: idempotent
+      break;
+    case "update":
+      S.log.push(...m.events);
+      trimLog();
+      S.view = m.view;
+      S.version = m.version;
+      if (S.view && S.view.phase !== "turn_start") S.selected.clear();
+      break;
+    case "table":
+      S.table = m.table;
+      break;
+    case "ack":
+      S.pending.delete(m.id);
+      return;
+    case "rematch":
+      if (S.token) store(m.table, S.seat, S.token);
+      location.assign(`/t/${m.table}`);
+      return;
+    case "error":
+      if (m.id) S.pending.delete(m.id);
+      if (m.code === "stale") send({ type: "sync", since: S.version });
+      if (m.code === "bad_token") {
+        localStorage.removeItem(`yaniv.seat.${S.tableId}`);
+        S.token = null;
+      }
+      S.error = m.message;
+      setTimeout(() => { if (S.error === m.message) { S.error = null; render(); } }, 5000);
+      break;
+    default:
+      return;
+  }
+  render();
+}
+
+// ------------------------------------------------------------------ pages
+
+async function route() {
+  const match = location.pathname.match(/^\/t\/([A-Za-z0-9_-]+)/);
+  if (!match) {
+    S.page = "home";
+    const r = await fetch("/api/presets");
+    S.presets = await r.json();
+    render();
+    return;
+  }
+  S.tableId = match[1];
+  const mine = stored(S.tableId);
+  if (mine) {
+    S.token = mine.token;
+    S.page = "table";
+    connect();
+    render();
+    return;
+  }
+  const r = await fetch(`/api/tables/${S.tableId}`);
+  if (!r.ok) {
+    S.page = "missing";
+    render();
+    return;
+  }
+  S.table = await r.json();
+  const free = S.table.status === "lobby" && S.table.seats.some((s) => s.kind === "empty");
+  S.page = free ? "join" : "table";
+  if (!free) connect();
+  render();
+}
+
+function header() {
+  const select = el("select", { id: "lang", "aria-label": t("language"), onchange: (e) => { setLanguage(e.target.value); render(); } },
+    Object.entries(LANGUAGES).map(([code, label]) => el("option", { value: code, selected: code === language() }, label)));
+  return el("header", {},
+    el("a", { href: "/", class: "brand" }, t("title")),
+    S.tableId ? el("span", { class: "table-id" }, t("lobby", { id: S.tableId })) : null,
+    el("span", { class: "grow" }),
+    S.page === "table" && !S.online ? el("span", { class: "offline", role: "status" }, t("disconnected")) : null,
+    el("label", { class: "lang" }, select));
+}
+
+function homePage() {
+  const presets = S.presets;
+  const field = (label, input) => el("label", { class: "field" }, el("span", {}, label), input);
+  const num = (id, value, min, max) => el("input", { id, type: "number", value, min, max });
+  const opts = (id, values, chosen) => el("select", { id },
+    values.map(([v, label]) => el("option", { value: v, selected: v === chosen }, label)));
+  const form = el("form", { id: "create", class: "panel", onsubmit: createTable },
+    el("h1", {}, t("newTable")),
+    field(t("yourName"), el("input", { id: "name", required: true, maxlength: 24, value: localStorage.getItem("yaniv.name") || "", autocomplete: "nickname" })),
+    field(t("rules"), opts("preset", presets.map((p) => [p.name, p.name]), "standard")),
+    field(t("seats"), num("players", 3, 2, 8)),
+    field(t("computers"), num("computers", 1, 0, 7)),
+    field(t("level"), opts("level", ["beginner", "easy", "medium", "hard", "expert"].map((l) => [l, t(l)]), "medium")),
+    field(t("threshold"), num("threshold", "", 0, 50)),
+    field(t("scoreLimit"), num("limit", "", 1, 1000)),
+    field(t("slap"), opts("quick", [["", "—"], ["off", t("off")], ["same_rank", t("sameRank")], ["fits_meld", t("fitsMeld")]], "")),
+    field(t("jokerSwap"), opts("swap", [["", "—"], ["off", t("off")], ["as_draw", t("asDraw")], ["as_turn", t("asTurn")]], "")),
+    field(t("asef"), opts("asef", [["", "—"], ["true", "✓"], ["false", t("off")]], "")),
+    el("button", { type: "submit", id: "create-btn", class: "primary" }, t("create")));
+  const preset = presets.find((p) => p.name === "standard");
+  if (preset) {
+    setTimeout(() => {
+      const th = document.getElementById("threshold");
+      const lim = document.getElementById("limit");
+      if (th && !th.value) th.placeholder = preset.knobs.yaniv_threshold;
+      if (lim && !lim.value) lim.placeholder = preset.knobs.score_limit;
+    });
+  }
+  return el("main", { class: "home" }, form);
+}
+
+async function createTable(e) {
+  e.preventDefault();
+  const v = (id) => document.getElementById(id).value;
+  const overrides = {};
+  if (v("threshold") !== "") overrides.yaniv_threshold = Number(v("threshold"));
+  if (v("limit") !== "") overrides.score_limit = Number(v("limit"));
+  if (v("quick")) overrides.quick_discard = v("quick");
+  if (v("swap")) overrides.joker_swap = v("swap");
+  if (v("asef")) overrides.asef = v("asef") === "true";
+  localStorage.setItem("yaniv.name", v("name"));
+  const body = { name: v("name"), rules: v("preset"), overrides, players: Number(v("players")), computers: Number(v("computers")), level: v("level") };
+  const r = await fetch("/api/tables", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const data = await r.json();
+  if (!r.ok) {
+    S.error = typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail);
+    render();
+    return;
+  }
+  store(data.table, data.seat, data.token);
+  location.assign(data.invite);
+}
+
+function joinPage() {
+  const form = el("form", { id: "join", class: "panel", onsubmit: joinTable },
+    el("h1", {}, t("lobby", { id: S.tableId })),
+    el("p", {}, `${t("rulesOf")}: ${S.table.rules}`),
+    seatList(),
+    el("label", { class: "field" }, el("span", {}, t("yourName")),
+      el("input", { id: "name", required: true, maxlength: 24, value: localStorage.getItem("yaniv.name") || "" })),
+    el("div", { class: "row" },
+      el("button", { type: "submit", id: "join-btn", class: "primary" }, t("join")),
+      el("button", { type: "button", id: "watch-btn", onclick: () => { S.page = "table"; connect(); render(); } }, t("watch"))));
+  return el("main", { class: "home" }, form);
+}
+
+async function joinTable(e) {
+  e.preventDefault();
+  const who = document.getElementById("name").value;
+  localStorage.setItem("yaniv.name", who);
+  const r = await fetch(`/api/tables/${S.tableId}/join`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ name: who }) });
+  const data = await r.json();
+  if (!r.ok) {
+    S.error = data.detail;
+    render();
+    return;
+  }
+  store(data.table, data.seat, data.token);
+  S.token = data.token;
+  S.page = "table";
+  connect();
+  render();
+}
+
+function badges(s, p) {
+  const out = [];
+  if (p === S.seat) out.push(t("you"));
+  if (s.host) out.push(t("host"));
+  if (s.kind === "bot") out.push(`${t("computer")} · ${t(s.level)}`);
+  if (s.stand_in) out.push(t("standIn"));
+  else if (s.kind === "human" && !s.connected) out.push(t("away"));
+  return out.length ? el("span", { class: "badges" }, ` (${out.join(", ")})`) : null;
+}
+
+function seatList() {
+  return el("ol", { class: "seats" }, S.table.seats.map((s, p) =>
+    el("li", { class: s.kind }, s.kind === "empty" ? el("em", {}, t("empty")) : el("span", {}, s.name || t("computer")), s.kind === "empty" ? null : badges(s, p))));
+}
+
+function lobbyPage() {
+  const link = `${location.origin}/t/${S.tableId}`;
+  const me = S.seat !== null ? S.table.seats[S.seat] : null;
+  return el("main", { class: "home" }, el("section", { class: "panel", id: "lobby" },
+    el("h1", {}, t("lobby", { id: S.tableId })),
+    el("p", {}, t("invite")),
+    el("div", { class: "row" },
+      el("input", { id: "invite", readonly: true, value: link, onfocus: (e) => e.target.select() }),
+      el("button", { type: "button", onclick: async (e) => { try { await navigator.clipboard.writeText(link); e.target.textContent = t("copied"); } catch { document.getElementById("invite").select(); } } }, t("copy"))),
+    seatList(),
+    me && me.host ? el("button", { type: "button", id: "start-btn", class: "primary", onclick: () => send({ type: "start" }) }, t("start"))
+      : el("p", {}, t("waitingHost")),
+    rulesBox(t("rulesLocked"), true)));
+}
+
+function rulesBox(title, open = false) {
+  return el("details", { class: "rules", open }, el("summary", {}, `${title}: ${S.table.rules}`),
+    el("ul", {}, S.table.description.map((line) => el("li", {}, line))));
+}
+
+// ------------------------------------------------------------------ the table
+
+const legal = () => (S.view && S.view.legal) || [];
+const legalOf = (type) => legal().filter((a) => a.type === type);
+
+function matchingDiscard() {
+  if (!S.view || !S.selected.size) return null;
+  const chosen = [...S.selected].map((i) => S.view.hand[i]).sort().join(" ");
+  return legalOf("discard").find((a) => [...a.cards].sort().join(" ") === chosen) || null;
+}
+
+function narrate(e) {
+  const who = e.seat !== undefined ? name(e.seat) : "";
+  const cards = (list) => list.map(cardText).join(" ");
+  switch (e.type) {
+    case "deal": return t("evDeal", { n: e.round, dealer: name(e.dealer), starter: name(e.starter) }) + (e.tiebreak ? ` (${t("tieBreak")})` : "");
+    case "discard": return t("evDiscard", { who, cards: cards(e.cards) });
+    case "draw": return e.card ? t("evDraw", { who, card: cardText(e.card) }) : t("evDrawHidden", { who });
+    case "take": return t("evTake", { who, card: cardText(e.card) });
+    case "swap": return t("evSwap", { who, card: cardText(e.card) });
+    case "slap": return t("evSlap", { who, card: cardText(e.card) });
+    case "reshuffle": return t("evReshuffle", { n: e.count ?? (e.stock ? e.stock.length : 0) });
+    case "yaniv": return t("evYaniv", { who });
+    case "false_yaniv": return t("evFalse", { who });
+    case "asef": return t("evAsef", { who, card: cardText(e.card) });
+    case "showdown": return `${t("evShowdown")}: ` + e.hands.map((h, p) => (h ? `${name(p)} ${cards(h) || "–"}` : null)).filter(Boolean).join("; ");
+    case "round_end": return `${resultHead(e)}. ${t("evRoundEnd", { totals: e.totals.map((v, p) => `${name(p)} ${v}`).join(", ") })}`;
+    case "game_end": return t("evGameEnd", { names: e.winners.map(name).join(", ") });
+    default: return e.type;
+  }
+}
+
+function resultHead(r) {
+  if (r.kind === "false_yaniv") return t("falseYaniv", { caller: name(r.caller) });
+  if (r.assaf) return t("assaf", { caller: name(r.caller), by: r.assafers.map(name).join(", ") });
+  return t("wins", { caller: name(r.caller) });
+}
+
+function opponent(p) {
+  const v = S.view;
+  const s = S.table.seats[p];
+  const out = v.eliminated.includes(p);
+  const me = S.seat !== null ? S.table.seats[S.seat] : null;
+  const backs = el("div", { class: "backs" });
+  const shown = v.hands_shown ? v.hands_shown[p] : null;
+  if (shown) for (const c of shown) backs.append(cardElement(c, { small: true }));
+  else for (let i = 0; i < v.hand_counts[p]; i++) backs.append(cardBack({ small: true }));
+  const seen = v.seen[p].length ? el("div", { class: "seen" }, el("span", { class: "label" }, `${t("seen")}:`), v.seen[p].map((c) => cardElement(c, { small: true }))) : null;
+  const canReplace = me && me.host && s.kind === "human" && !s.connected && !s.stand_in && p !== S.seat;
+  return el("div", { class: `player${v.current === p && v.phase !== "round_over" ? " current" : ""}${out ? " out" : ""}`, "data-seat": p },
+    el("div", { class: "who" }, el("strong", {}, s.name || `P${p}`), badges(s, p)),
+    el("div", { class: "total" }, t("total", { n: v.totals[p] }), out ? ` · ${t("out")}` : "", ` · ${t("cards", { n: v.hand_counts[p] })}`),
+    backs, seen,
+    canReplace ? el("button", { type: "button", class: "small-btn", "data-replace": p, onclick: () => send({ type: "replace", seat: p }) }, t("handToBot")) : null);
+}
+
+function tablePage() {
+  const v = S.view;
+  if (!S.table) return el("main", { class: "table" }, el("p", {}, "…"));
+  if (S.table.status === "lobby" || !v) return lobbyPage();
+  const mine = S.seat !== null && v.seat === S.seat;
+  const myTurn = mine && v.current === S.seat && v.phase !== "round_over";
+  const others = [];
+  for (let i = 1; i <= v.players; i++) {
+    const p = ((S.seat ?? -1) + i + v.players) % v.players;
+    if (p !== S.seat) others.push(p);
+  }
+  const opps = el("section", { class: "opponents", "aria-label": "players" }, others.map(opponent));
+
+  // centre: stock and discard pile
+  const draw = legalOf("draw")[0];
+  const stock = el("button", { type: "button", id: "stock", class: "card back stock", disabled: !draw, "aria-label": `${t("stock")} (${v.stock_count})`, onclick: () => draw && act(draw) },
+    el("span", {}, String(v.stock_count)));
+  const takes = new Set(legalOf("take").map((a) => a.card));
+  const prev = el("div", { class: "group previous", "aria-label": "discard" },
+    (v.previous_group || []).map((c) => takes.has(c)
+      ? cardElement(c, { button: true, extra: "takeable" })
+      : cardElement(c)));
+  for (const b of prev.querySelectorAll("button.card")) b.addEventListener("click", () => act({ type: "take", card: b.dataset.card }));
+  const pile = v.discard_pile;
+  const mineLaid = v.phase === "after_discard" && pile.length ? el("div", { class: "group laid" }, pile[pile.length - 1].map((c) => cardElement(c, { small: true }))) : null;
+  const centre = el("section", { class: "centre" },
+    el("div", { class: "stack" }, stock, el("span", { class: "label" }, t("stock"))),
+    el("div", { class: "stack" }, prev, mineLaid));
+
+  // status line
+  let status;
+  if (S.seat === null) status = t("spectating");
+  else if (v.phase === "round_over") status = t("roundOver", { n: v.round });
+  else if (myTurn) status = `${t("yourTurn")}: ${v.phase === "after_discard" ? t("takeOrDraw") : t("pickCards")}`;
+  else status = t("turnOf", { name: name(v.current) });
+
+  // my hand and buttons
+  let me = null;
+  if (mine) {
+    const hand = el("div", { class: "hand", role: "group", "aria-label": t("hand", { n: v.hand_value }) });
+    v.hand.forEach((c, i) => {
+      const b = cardElement(c, { button: true, selected: S.selected.has(i), extra: "mine" });
+      b.dataset.key = `hand-${i}`;
+      b.disabled = !myTurn || v.phase === "after_discard";
+      b.addEventListener("click", () => { S.selected.has(i) ? S.selected.delete(i) : S.selected.add(i); render(); });
+      hand.append(b);
+    });
+    const discard = matchingDiscard();
+    const buttons = el("div", { class: "actions" },
+      el("button", { type: "button", id: "discard-btn", class: "primary", disabled: !discard, onclick: () => discard && act(discard) }, t("discard")),
+      legalOf("yaniv").length ? el("button", { type: "button", id: "yaniv-btn", class: "call", onclick: () => act({ type: "yaniv" }) }, t("yaniv")) : null,
+      legalOf("asef").length ? el("button", { type: "button", id: "asef-btn", class: "call", onclick: () => act({ type: "asef" }) }, t("asefBtn")) : null,
+      legalOf("slap").map((a) => el("button", { type: "button", class: "call", id: "slap-btn", onclick: () => act(a) }, t("slapBtn", { card: cardText(a.card) }))),
+      legalOf("swap").map((a) => el("button", { type: "button", class: "swap-btn", onclick: () => act(a) }, t("swapBtn", { card: cardText(a.card) }))));
+    me = el("section", { class: `me${myTurn ? " current" : ""}`, "data-seat": S.seat },
+      el("div", { class: "who" }, el("strong", {}, name(S.seat)), ` · ${t("hand", { n: v.hand_value })} · ${t("total", { n: v.totals[S.seat] })}`),
+      hand, buttons);
+  }
+  const logList = el("ol", { class: "log", id: "log", "aria-live": "polite" }, S.log.map((e) => el("li", { class: `ev-${e.type}` }, narrate(e))));
+  const side = el("aside", { class: "side" }, el("h2", {}, t("log")), logList, rulesBox(t("rulesOf")), el("p", { class: "keys" }, t("keys")));
+  const main = el("main", { class: "table" },
+    el("div", { class: "board" }, opps, el("p", { class: "status", id: "status", role: "status" }, status), centre, me),
+    side, v.phase === "round_over" ? roundOverlay() : null);
+  setTimeout(() => { const l = document.getElementById("log"); if (l) l.scrollTop = l.scrollHeight; });
+  return main;
+}
+
+function roundOverlay() {
+  const v = S.view;
+  const r = v.result;
+  if (!r) return null;
+  const rows = S.table.seats.map((s, p) => el("tr", { class: r.assafers.includes(p) || p === r.caller ? "hl" : "" },
+    el("th", {}, s.name || `P${p}`),
+    el("td", { class: "cards-cell" }, v.hands_shown && v.hands_shown[p] ? v.hands_shown[p].map((c) => cardElement(c, { small: true })) : "–"),
+    el("td", {}, r.values[p] ?? "–"),
+    el("td", {}, r.round_scores[p] >= 0 ? `+${r.round_scores[p]}` : String(r.round_scores[p])),
+    el("td", {}, String(r.totals[p]) + (r.eliminated.includes(p) ? ` (${t("out")})` : ""))));
+  const ready = S.table.ready.includes(S.seat);
+  const extra = [];
+  if (r.landed.length) extra.push(t("landed", { names: r.landed.map(name).join(", ") }));
+  const box = el("div", { class: "overlay", role: "dialog", "aria-modal": "true", "aria-labelledby": "round-title" },
+    el("div", { class: "panel result" },
+      el("h2", { id: "round-title" }, v.game_over ? t("gameOver") : t("roundOver", { n: v.round })),
+      el("p", { class: "head" }, resultHead(r)),
+      extra.map((x) => el("p", {}, x)),
+      el("table", {}, el("thead", {}, el("tr", {}, el("th", {}), el("th", {}), el("th", {}, t("value")), el("th", {}, t("score")), el("th", {}, t("totalCol")))), el("tbody", {}, rows)),
+      v.game_over ? el("p", { class: "winner", id: "winner" }, t("winner", { names: v.winners.map(name).join(", ") })) : null,
+      S.seat === null ? null
+        : v.game_over ? el("button", { type: "button", id: "rematch-btn", class: "primary", onclick: () => send({ type: "rematch" }) }, t("rematch"))
+          : ready ? el("p", {}, t("readyWait"))
+            : el("button", { type: "button", id: "next-btn", class: "primary", onclick: () => send({ type: "ready" }) }, t("nextRound"))));
+  return box;
+}
+
+// ------------------------------------------------------------------ render & keys
+
+function render() {
+  const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key || document.activeElement.id : null;
+  document.title = t("title");
+  let page;
+  if (S.page === "home") page = homePage();
+  else if (S.page === "join") page = joinPage();
+  else if (S.page === "missing") page = el("main", { class: "home" }, el("p", { class: "panel" }, t("notFound"), " ", el("a", { href: "/" }, t("home"))));
+  else page = tablePage();
+  const toast = S.error ? el("div", { class: "toast", role: "alert", id: "error" }, S.error) : null;
+  app.replaceChildren(header(), page, toast || "");
+  if (focused) {
+    const again = app.querySelector(`[data-key="${focused}"]`) || document.getElementById(focused);
+    if (again && !again.disabled) again.focus();
+  }
+}
+
+document.addEventListener("keydown", (e) => {
+  if (S.page !== "table" || !S.view || e.target.matches("input, select, textarea") || e.ctrlKey || e.metaKey || e.altKey) return;
+  const click = (id) => { const b = document.getElementById(id); if (b && !b.disabled) { b.click(); e.preventDefault(); } };
+  const key = e.key.toLowerCase();
+  if (key === "d") click("discard-btn");
+  else if (key === "s") click("stock");
+  else if (key === "y") click("yaniv-btn");
+  else if (key === "n") click("next-btn");
+  else if (/^[1-9]$/.test(key)) {
+    const b = app.querySelector(`[data-key="hand-${Number(key) - 1}"]`);
+    if (b && !b.disabled) { b.click(); e.preventDefault(); }
+  }
+});
+
+route();

@@ -1,0 +1,253 @@
+"""The web server's store: tables and their record lines in SQL (SQLAlchemy 2, async).
+
+Two tables:
+
+``tables``
+    one row per table: its id, when it was made, and ``meta`` (JSON: the settings,
+    the seats with their names, bots and *hashed* seat tokens, the status).
+``lines``
+    the table's game record, one row per line (DESIGN.md §4 records: the header, then
+    one event per line), numbered from 0, with the seat and the client's action id on
+    the first line an accepted action produced (so a resent action stays idempotent
+    across a restart).
+
+Writes go through one writer task that commits everything queued in one transaction
+(group commit): :meth:`Store.append` returns once the lines are durable, so the
+server persists every accepted action before it announces it. The default database is
+a SQLite file (WAL journal); any SQLAlchemy async URL works
+(``postgresql+psycopg://…`` for several processes, DESIGN.md §8).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Float, Integer, String, Text, UniqueConstraint, event, insert, select, update
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.pool import StaticPool
+
+__all__ = ["LineRow", "Store", "StoredTable"]
+
+
+class _Base(DeclarativeBase):
+    pass
+
+
+class _TableRow(_Base):
+    __tablename__ = "tables"
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    created: Mapped[float] = mapped_column(Float)
+    status: Mapped[str] = mapped_column(String(16))
+    meta: Mapped[str] = mapped_column(Text)
+
+
+class _LineRow(_Base):
+    __tablename__ = "lines"
+    __table_args__ = (UniqueConstraint("table_id", "seq"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(String(32), index=True)
+    seq: Mapped[int] = mapped_column(Integer)
+    line: Mapped[str] = mapped_column(Text)
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    action_id: Mapped[str | None] = mapped_column(String(80), nullable=True)
+
+
+@dataclass(frozen=True)
+class LineRow:
+    """One stored record line with the seat and action id that produced it (if any)."""
+
+    seq: int
+    line: str
+    seat: int | None
+    action_id: str | None
+
+
+@dataclass(frozen=True)
+class StoredTable:
+    """A table as stored: its meta dict and its record lines in order."""
+
+    id: str
+    created: float
+    meta: dict[str, Any]
+    lines: list[LineRow]
+
+
+@dataclass
+class _Job:
+    kind: str  # "lines" | "meta" | "create"
+    table_id: str
+    payload: Any
+    done: asyncio.Future[None]
+
+
+class Store:
+    """Async persistence of tables; open with :meth:`open`, close with :meth:`close`."""
+
+    def __init__(self, url: str) -> None:
+        """A store on the SQLAlchemy async URL *url* (``sqlite+aiosqlite:///path.db``)."""
+        self.url = url
+        self.engine: AsyncEngine | None = None
+        self._queue: asyncio.Queue[_Job] | None = None
+        self._writer: asyncio.Task[None] | None = None
+
+    async def open(self) -> None:
+        """Connect, create the schema if missing and start the writer."""
+        kwargs: dict[str, Any] = {}
+        if self.url.startswith("sqlite"):
+            kwargs["connect_args"] = {"timeout": 30}
+            if ":memory:" in self.url or self.url.rstrip("/").endswith("sqlite+aiosqlite:"):
+                kwargs["poolclass"] = StaticPool
+        self.engine = create_async_engine(self.url, **kwargs)
+        if self.url.startswith("sqlite"):
+            event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+        async with self.engine.begin() as conn:
+            await conn.run_sync(_Base.metadata.create_all)
+        self._queue = asyncio.Queue()
+        self._writer = asyncio.create_task(self._write_loop())
+
+    async def close(self) -> None:
+        """Finish queued writes, stop the writer and dispose of the engine."""
+        if self._queue is not None and self._writer is not None:
+            await self._queue.join()
+            self._writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._writer
+        if self.engine is not None:
+            await self.engine.dispose()
+        self.engine = None
+
+    # ----------------------------------------------------------------- writes
+
+    async def _submit(self, kind: str, table_id: str, payload: Any) -> None:
+        if self._queue is None:
+            raise RuntimeError("the store is not open")
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        await self._queue.put(_Job(kind, table_id, payload, done))
+        await done
+
+    async def create_table(self, table_id: str, status: str, meta: dict[str, Any]) -> None:
+        """Store a new table."""
+        await self._submit("create", table_id, (status, json.dumps(meta)))
+
+    async def save_meta(self, table_id: str, status: str, meta: dict[str, Any]) -> None:
+        """Replace a table's meta (seats, status)."""
+        await self._submit("meta", table_id, (status, json.dumps(meta)))
+
+    async def append(self, table_id: str, rows: list[LineRow]) -> None:
+        """Store record lines; returns once they are committed."""
+        if rows:
+            await self._submit("lines", table_id, rows)
+
+    async def _write_loop(self) -> None:
+        assert self._queue is not None and self.engine is not None
+        queue = self._queue
+        while True:
+            jobs = [await queue.get()]
+            while not queue.empty() and len(jobs) < 500:
+                jobs.append(queue.get_nowait())
+            try:
+                await self._commit(jobs)
+            except Exception as err:  # a failed batch fails each of its jobs alone
+                if len(jobs) == 1:
+                    _settle(jobs[0].done, err)
+                else:
+                    for job in jobs:
+                        try:
+                            await self._commit([job])
+                        except Exception as one:
+                            _settle(job.done, one)
+                        else:
+                            _settle(job.done, None)
+            else:
+                for job in jobs:
+                    _settle(job.done, None)
+            finally:
+                for _ in jobs:
+                    queue.task_done()
+
+    async def _commit(self, jobs: list[_Job]) -> None:
+        """One transaction for a batch: tables made and changed in order, then every line at once."""
+        assert self.engine is not None
+        lines = [
+            {"table_id": job.table_id, "seq": r.seq, "line": r.line, "seat": r.seat, "action_id": r.action_id}
+            for job in jobs
+            if job.kind == "lines"
+            for r in job.payload
+        ]
+        async with self.engine.begin() as conn:
+            for job in jobs:
+                if job.kind == "create":
+                    status, meta = job.payload
+                    await conn.execute(
+                        insert(_TableRow).values(
+                            id=job.table_id, created=time.time(), status=status, meta=meta
+                        )
+                    )
+                elif job.kind == "meta":
+                    status, meta = job.payload
+                    await conn.execute(
+                        update(_TableRow).where(_TableRow.id == job.table_id).values(status=status, meta=meta)
+                    )
+            if lines:
+                await conn.execute(insert(_LineRow), lines)
+
+    # ----------------------------------------------------------------- reads
+
+    async def load(self, table_id: str) -> StoredTable | None:
+        """A stored table with its lines, or ``None`` if there is none by that id."""
+        if self.engine is None:
+            raise RuntimeError("the store is not open")
+        async with self.engine.connect() as conn:
+            row = (
+                await conn.execute(
+                    select(_TableRow.id, _TableRow.created, _TableRow.meta).where(_TableRow.id == table_id)
+                )
+            ).first()
+            if row is None:
+                return None
+            lines = (
+                await conn.execute(
+                    select(_LineRow.seq, _LineRow.line, _LineRow.seat, _LineRow.action_id)
+                    .where(_LineRow.table_id == table_id)
+                    .order_by(_LineRow.seq)
+                )
+            ).all()
+        return StoredTable(
+            id=row.id,
+            created=row.created,
+            meta=json.loads(row.meta),
+            lines=[LineRow(r.seq, r.line, r.seat, r.action_id) for r in lines],
+        )
+
+    async def table_ids(self, status: str | None = None) -> list[str]:
+        """Ids of the stored tables (optionally only those with *status*), oldest first."""
+        if self.engine is None:
+            raise RuntimeError("the store is not open")
+        query = select(_TableRow.id).order_by(_TableRow.created)
+        if status is not None:
+            query = query.where(_TableRow.status == status)
+        async with self.engine.connect() as conn:
+            return [r.id for r in (await conn.execute(query)).all()]
+
+
+def _settle(future: asyncio.Future[None], err: BaseException | None) -> None:
+    if future.done():
+        return
+    if err is None:
+        future.set_result(None)
+    else:
+        future.set_exception(err)
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA busy_timeout=30000")
+    cursor.close()

@@ -1,0 +1,238 @@
+"""The browser app in real Chromium (Debian's /usr/bin/chromium, driven by Playwright):
+two people and a computer player play a round through the UI, a refresh keeps the seat,
+a phone-sized screen works, the language follows the browser.
+
+Screenshots for the README: ``YANIV_SCREENSHOTS=1 pytest tests/e2e`` writes
+docs/web-table.png and docs/web-phone.png.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--no-sandbox",
+    "--headless",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+DOCS = Path(__file__).parent.parent.parent / "docs"
+SHOTS = os.environ.get("YANIV_SCREENSHOTS") == "1"
+
+if not Path(CHROMIUM).exists():
+    pytest.skip("needs Debian's chromium (apt-get install -y chromium)", allow_module_level=True)
+playwright = pytest.importorskip("playwright.sync_api")
+pytest.importorskip("fastapi")
+
+from tests.web.server import Server  # noqa: E402
+
+STATE = """() => { const s = window.yanivState; if (!s.view) return null;
+  return {seat: s.seat, version: s.version, current: s.view.current, phase: s.view.phase,
+          legal: s.view.legal, hand: s.view.hand, pending: s.pending.size, round: s.view.round,
+          over: s.view.game_over}; }"""
+
+VALUE = {"A": 1, "J": 10, "Q": 10, "K": 10}
+
+
+def value(card: str) -> int:
+    return 0 if card == "JK" else VALUE.get(card[:-1]) or int(card[:-1])
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    srv = Server(tmp_path_factory.mktemp("e2e") / "yaniv.db").start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with playwright.sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def new_page(browser: Any, errors: list[str], **context: Any) -> Any:
+    ctx = browser.new_context(**context)
+    page = ctx.new_page()
+    page.set_default_timeout(20000)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    return page
+
+
+def create_table(page: Any, server: Server, name: str, players: int, computers: int, **knobs: str) -> str:
+    page.goto(server.url + "/")
+    page.fill("#name", name)
+    page.fill("#players", str(players))
+    page.fill("#computers", str(computers))
+    page.select_option("#level", "beginner")
+    for field, text in knobs.items():
+        page.fill(f"#{field}", text)
+    page.click("#create-btn")
+    page.wait_for_selector("#lobby")
+    link: str = page.input_value("#invite")
+    return link
+
+
+def ui_turn(page: Any, keyboard: bool = False) -> bool:
+    """Play one step of this page's seat through the UI, if it is its turn."""
+    st = page.evaluate(STATE)
+    if not st or st["phase"] == "round_over" or st["current"] != st["seat"] or st["pending"]:
+        return False
+    legal = st["legal"]
+    if any(a["type"] == "yaniv" for a in legal):
+        page.click("#yaniv-btn")
+    elif st["phase"] in ("turn_start", "after_draw"):
+        discards = [a for a in legal if a["type"] == "discard"]
+        best = max(discards, key=lambda a: (sum(value(c) for c in a["cards"]), len(a["cards"])))
+        used: set[int] = set()
+        for card in best["cards"]:
+            i = next(i for i, c in enumerate(st["hand"]) if c == card and i not in used)
+            used.add(i)
+            if keyboard and i < 9:
+                page.keyboard.press(str(i + 1))
+            else:
+                page.click(f'[data-key="hand-{i}"]')
+        if keyboard:
+            page.keyboard.press("d")
+        else:
+            page.click("#discard-btn")
+    elif any(a["type"] == "draw" for a in legal):
+        if keyboard:
+            page.keyboard.press("s")
+        else:
+            page.click("#stock")
+    else:
+        take = next(a for a in legal if a["type"] == "take")
+        page.click(f'.previous button[data-card="{take["card"]}"]')
+    page.wait_for_function("v => window.yanivState.version !== v", arg=st["version"])
+    return True
+
+
+def play_round(pages: list[Any], shot: Any = None) -> None:
+    turns = 0
+    for _ in range(3000):
+        if all(p.evaluate(STATE)["phase"] == "round_over" for p in pages):
+            return
+        moved = False
+        for p in pages:
+            moved |= ui_turn(p, keyboard=turns == 1)
+            turns += moved
+            if shot is not None and turns == 6:
+                shot()
+                shot = None
+        if not moved:
+            pages[0].wait_for_timeout(20)
+    raise AssertionError("the round did not end")
+
+
+def test_two_people_and_a_bot_play_a_round(server: Server, browser: Any) -> None:
+    errors: list[str] = []
+    ann = new_page(browser, errors, viewport={"width": 1280, "height": 800}, locale="en-GB")
+    link = create_table(ann, server, "Ann", 3, 1, threshold="9")
+    ben = new_page(browser, errors, viewport={"width": 1100, "height": 800}, locale="en-US")
+    ben.goto(link)
+    ben.fill("#name", "Ben")
+    ben.click("#join-btn")
+    ben.wait_for_selector("#lobby")
+    ann.wait_for_selector(".seats li:has-text('Ben')")
+    assert "computer" in ann.inner_text(".seats")
+    ann.click("#start-btn")
+    for p in (ann, ben):
+        p.wait_for_selector(".hand .card")
+        assert p.locator(".hand .card").count() == 5
+        assert p.locator(".opponents .player").count() == 2
+    assert "Rules: standard(yaniv_threshold=9)" in ann.inner_text(".side")
+
+    def shot() -> None:
+        if SHOTS:
+            ann.screenshot(path=str(DOCS / "web-table.png"))
+
+    play_round([ann, ben], shot)
+    for p in (ann, ben):
+        p.wait_for_selector("#round-title")
+        text = p.inner_text(".result")
+        assert "Round 1 is over" in text or "Game over" in text
+        assert p.locator(".result tbody tr").count() == 3
+        assert "Moves" in p.inner_text(".side")
+    log = ann.inner_text("#log")
+    assert "Round 1: " in log and ("calls Yaniv" in log) and "Showdown" in log
+    # next round: both press the button, a new deal arrives
+    ann.click("#next-btn")
+    ann.wait_for_selector("text=Waiting for the others")
+    ben.keyboard.press("n")
+    for p in (ann, ben):
+        p.wait_for_function("() => window.yanivState.view && window.yanivState.view.round === 2")
+    assert not errors, errors
+
+
+def test_refresh_keeps_the_seat(server: Server, browser: Any) -> None:
+    errors: list[str] = []
+    page = new_page(browser, errors, viewport={"width": 1280, "height": 800})
+    create_table(page, server, "Cleo", 3, 2)
+    page.click("#start-btn")
+    page.wait_for_selector(".hand .card")
+    for _ in range(3):
+        ui_turn(page)
+        page.wait_for_function(
+            "() => { const s = window.yanivState; return s.view.current === s.seat "
+            "|| s.view.phase === 'round_over'; }"
+        )
+    before = page.evaluate(STATE)
+    page.reload()
+    page.wait_for_selector(".hand .card")
+    after = page.evaluate(STATE)
+    assert after["seat"] == before["seat"] == 0
+    assert after["hand"] == before["hand"] and after["version"] == before["version"]
+    assert "Cleo" in page.inner_text(".me")
+    assert page.locator("#log li").count() >= 1
+    ui_turn(page)
+    assert not errors, errors
+
+
+def test_phone_viewport_and_languages(server: Server, browser: Any) -> None:
+    errors: list[str] = []
+    phone = new_page(
+        browser,
+        errors,
+        viewport={"width": 390, "height": 844},
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
+        locale="de-DE",
+    )
+    create_table(phone, server, "Dana", 4, 3)
+    assert phone.inner_text("#start-btn") == "Spiel starten"
+    phone.click("#start-btn")
+    phone.wait_for_selector(".hand .card")
+    for _ in range(4):
+        ui_turn(phone)
+        phone.wait_for_function(
+            "() => { const s = window.yanivState; return s.view.current === s.seat "
+            "|| s.view.phase === 'round_over'; }"
+        )
+    assert phone.inner_text("#discard-btn") == "Abwerfen"
+    wide = phone.evaluate("() => document.documentElement.scrollWidth")
+    assert wide <= 390, f"the page is {wide}px wide on a 390px screen"
+    box = phone.locator(".hand").bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
+    if SHOTS:
+        phone.select_option("#lang", "en")
+        phone.wait_for_timeout(100)
+        phone.screenshot(path=str(DOCS / "web-phone.png"), full_page=True)
+    for code, word in (("fi", "Heitä"), ("sl", "Odvrzi"), ("es", "Descartar"), ("en", "Discard")):
+        phone.select_option("#lang", code)
+        assert phone.inner_text("#discard-btn") == word
+    assert not errors, errors
