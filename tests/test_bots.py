@@ -12,6 +12,7 @@ from yaniv import Game, Rules
 from yaniv.actions import Action
 from yaniv.bots import LEVELS, Bot, ExpertBot, make_bot
 from yaniv.bots.base import bot_rngs
+from yaniv.bots.search import LEVELS as SEARCH_LEVELS
 from yaniv.match import play_game
 from yaniv.rules import PRESETS
 from yaniv.state import SeatView
@@ -112,6 +113,11 @@ def test_levels_name_real_bots() -> None:
         make_bot("godlike")
     with pytest.raises(ValueError, match="no levels"):
         make_bot("greedy:strong")
+    # the bot name "expert" is the default level; the difficulty "expert" is spelled out
+    default = make_bot("expert")
+    assert isinstance(default, ExpertBot) and default.level == SEARCH_LEVELS["default"]
+    strong = make_bot(LEVELS["expert"])
+    assert isinstance(strong, ExpertBot) and strong.level == SEARCH_LEVELS["strong"]
 
 
 @pytest.mark.parametrize("seed", range(12))

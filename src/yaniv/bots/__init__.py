@@ -54,7 +54,9 @@ def make_bot(spec: str) -> Bot:
         from .external import ExternalBot
 
         return ExternalBot(spec[4:])
-    spec = LEVELS.get(spec.strip(), spec.strip())
+    spec = spec.strip()
+    if spec not in BOTS:  # a bot name wins over the difficulty of the same name
+        spec = LEVELS.get(spec, spec)
     name, _, level = spec.partition(":")
     cls = BOTS.get(name)
     if cls is None:
