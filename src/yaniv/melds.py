@@ -226,10 +226,6 @@ class MeldTable:
 
     # ----- checks -----
 
-    def takeable(self, group: Sequence[int]) -> tuple[int, ...]:
-        """Positions of the takeable cards of a previous group (S8)."""
-        return takeable_positions(group, self.pickup, self.jokers_in_sets)
-
 
 def classify(cards: Sequence[int], rules: Rules) -> str | None:
     """``'single'``, ``'set'`` or ``'run'`` if the ordered cards are a legal discard, else None."""

@@ -216,7 +216,10 @@ class RoundState:
         return self._meld.discards(self.hands[self.current])
 
     def takeable_cards(self) -> list[int]:
-        """Physical ids of the takeable cards of the previous group, one per kind (S8)."""
+        """Physical ids of the takeable cards of the previous group, one per kind (S8).
+
+        The same rule as :func:`yaniv.melds.takeable_positions`, inlined: this runs every turn.
+        """
         group = self.previous_group()
         if group is None:
             return []

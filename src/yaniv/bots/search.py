@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..actions import Action
@@ -232,15 +232,20 @@ class ExpertBot(Bot):
             return cands[0] if cands else self.heuristic.act(view, rng)
         return self.search(view, cands, rng, lambda r: determinize(view, r, self.model, know.stage))
 
-    def search(self, view: SeatView, cands: Sequence[Action], rng: random.Random, sample: object) -> Action:
+    def search(
+        self,
+        view: SeatView,
+        cands: Sequence[Action],
+        rng: random.Random,
+        sample: Callable[[random.Random], RoundState],
+    ) -> Action:
         """Mean utility of each candidate over determinizations; the best one."""
         assert view.seat is not None
         me = view.seat
         totals = [0.0] * len(cands)
         deadline = time.perf_counter() + self.level.max_seconds
-        make = sample  # a callable: rng -> RoundState
         for _ in range(self.level.determinizations):
-            base = make(random.Random(rng.random()))  # type: ignore[operator]
+            base = sample(random.Random(rng.random()))
             for i, action in enumerate(cands):
                 s = base.copy()
                 _apply_candidate(s, action, me)
@@ -253,7 +258,10 @@ class ExpertBot(Bot):
 
 
 class OracleBot(ExpertBot):
-    """Sees every hand (analysis only): the expert's search on the true deal."""
+    """Sees every hand (analysis only): the expert's search on the true deal.
+
+    Given only a view (``act``), it plays as the expert.
+    """
 
     name = "oracle"
     sees_all = True
@@ -278,7 +286,3 @@ class OracleBot(ExpertBot):
             return s
 
         return self.search(view, cands, rng, sample)
-
-    def act(self, view: SeatView, rng: random.Random) -> Action | None:
-        """Without the full state the oracle plays as the expert."""
-        return super().act(view, rng)
