@@ -35,11 +35,24 @@ def stage_of(turns: int, players: int) -> int:
 class HandModel:
     """P(the hidden part of a hand is worth at most x), per stage and card count."""
 
-    def __init__(self, card_distribution: Sequence[Sequence[float]]) -> None:
-        """*card_distribution*[stage][v]: probability that one hidden card is worth v (0..10)."""
+    def __init__(
+        self,
+        card_distribution: Sequence[Sequence[float]],
+        after_single: Sequence[Sequence[float]] | None = None,
+    ) -> None:
+        """*card_distribution*[stage][v]: probability that one hidden card is worth v (0..10).
+
+        *after_single*[m][v]: the same for a card kept by a player who just threw a
+        single card worth m (None: not known, the stage distribution stands in).
+        """
         if len(card_distribution) != STAGES or any(len(d) != MAX_CARD + 1 for d in card_distribution):
             raise ValueError(f"a card distribution has {STAGES} stages of {MAX_CARD + 1} values")
+        if after_single is not None and (
+            len(after_single) != MAX_CARD + 1 or any(len(d) != MAX_CARD + 1 for d in after_single)
+        ):
+            raise ValueError(f"after_single has {MAX_CARD + 1} rows of {MAX_CARD + 1} values")
         self.card_distribution = [list(d) for d in card_distribution]
+        self.after_single = [list(d) for d in after_single] if after_single is not None else None
         # cdf[stage][u][x] = P(sum of u hidden cards <= x), x = 0 .. 10*u
         self.cdf: list[list[list[float]]] = []
         for dist in self.card_distribution:
@@ -84,7 +97,8 @@ class HandModel:
 def default_model() -> HandModel:
     """The model calibrated by simulation, shipped with the package."""
     text = resources.files("yaniv.bots").joinpath("calibration.json").read_text(encoding="utf-8")
-    return HandModel(json.loads(text)["card_distribution"])
+    data = json.loads(text)
+    return HandModel(data["card_distribution"], data.get("after_single"))
 
 
 def call_success_probability(

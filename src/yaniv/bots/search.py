@@ -26,13 +26,25 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..actions import Action
-from ..cards import KIND, deck
+from ..cards import KIND, RANK, SUIT, deck
+from ..rules import Rules
 from ..state import AFTER_DISCARD, RoundState, SeatView
 from .base import Bot
 from .heuristic import HeuristicBot, Knowledge, _held_all
 from .model import HandModel, default_model
 
-__all__ = ["LEVELS", "ExpertBot", "OracleBot", "SearchLevel", "determinize", "playout"]
+__all__ = [
+    "CHECK_EVERY",
+    "DROP_Z",
+    "INDIFFERENCE",
+    "LEVELS",
+    "MIN_DETERMINIZATIONS",
+    "ExpertBot",
+    "OracleBot",
+    "SearchLevel",
+    "determinize",
+    "playout",
+]
 
 
 @dataclass(frozen=True)
@@ -52,6 +64,35 @@ LEVELS = {
 """The expert's named levels (``default`` keeps p95 decisions under 50 ms)."""
 
 
+_BEST_DISCARD: dict[Rules, dict[int, tuple[tuple[int, ...], int]]] = {}
+"""Per rule set: hand mask -> (the playout's discard, its highest card value).
+
+Playouts meet the same hands again and again (every candidate of a decision, every
+decision of a round), and generating every legal discard is most of a playout's time.
+"""
+_CACHE_LIMIT = 200_000
+
+
+_SAME_RANK: tuple[int, ...] = tuple(
+    0 if SUIT[c] < 0 else sum(1 << x for x in range(108) if SUIT[x] >= 0 and RANK[x] == RANK[c])
+    for c in range(108)
+)
+"""Per physical card: the mask of every natural card of its rank (both decks); 0 for jokers."""
+
+
+def _best_discard(state: RoundState, values: Sequence[int]) -> tuple[tuple[int, ...], int]:
+    """The most valuable legal discard (the longer one on ties) and its highest card value."""
+    best: tuple[int, ...] = ()
+    best_value = -1
+    for d in state.discards():
+        s = 0
+        for c in d:
+            s += values[c]
+        if s > best_value or (s == best_value and len(d) > len(best)):
+            best, best_value = d, s
+    return best, max(values[c] for c in best)
+
+
 def playout(state: RoundState, model: HandModel, risk: float = 0.3, cap: int = 400) -> None:
     """Finish the round with a fast policy (unchecked engine path).
 
@@ -65,6 +106,10 @@ def playout(state: RoundState, model: HandModel, risk: float = 0.3, cap: int = 4
     hands = state.hands
     cdf = model.cdf
     players = len(state.active)
+    same_rank = _SAME_RANK
+    best_of = _BEST_DISCARD.get(state.rules)
+    if best_of is None:
+        best_of = _BEST_DISCARD[state.rules] = {}
     while state.phase != 3:
         seat = state.current
         v = hv[seat]
@@ -78,22 +123,23 @@ def playout(state: RoundState, model: HandModel, risk: float = 0.3, cap: int = 4
             if safe >= 1.0 - risk:
                 state.fast_yaniv()
                 return
-        best: tuple[int, ...] = ()
-        best_value = -1
-        for d in state.discards():
-            s = 0
-            for c in d:
-                s += values[c]
-            if s > best_value or (s == best_value and len(d) > len(best)):
-                best, best_value = d, s
+        mask = hands[seat]
+        cached = best_of.get(mask)
+        if cached is None:
+            cached = _best_discard(state, values)
+            if len(best_of) > _CACHE_LIMIT:
+                best_of.clear()
+            best_of[mask] = cached
+        best, thrown = cached
         state.fast_discard(best)
-        thrown = max(values[c] for c in best)
         take = -1
         take_value = 11
+        held = hands[seat]
         for c in state.takeable_cards():
-            if values[c] < take_value:
-                take, take_value = c, values[c]
-        if take >= 0 and ((take_value <= 3 and take_value < thrown) or not state.stock):
+            v = values[c]
+            if v < take_value and (v <= 3 or held & same_rank[c]):
+                take, take_value = c, v  # a low card, or one that pairs with the hand
+        if take >= 0 and (take_value < thrown or not state.stock):
             state.fast_take(take)
         elif state.stock:
             state.fast_draw()
@@ -124,23 +170,42 @@ def determinize(view: SeatView, rng: random.Random, model: HandModel, stage: int
     for g in pile:
         used.update(g)
     pool = [c for c in deck(decks) if c not in used]
-    rng.shuffle(pool)
-    dist = model.card_distribution[stage]
-    by_value: dict[int, int] = {}
-    for c in pool:
-        by_value[values[c]] = by_value.get(values[c], 0) + 1
-    weight = {v: dist[min(v, 10)] / n for v, n in by_value.items()}
+    missing = [
+        view.hand_counts[p] - hands[p].bit_count() if p != view.seat else 0 for p in range(view.players)
+    ]
+    # What the previous player's last single discard says about the cards he kept: he
+    # threw it rather than them. All his hidden cards but one (the card he drew) were
+    # kept; they follow the calibrated after-single distribution.
+    group = view.discard_pile[-1] if view.discard_pile else None
+    if (
+        model.after_single is not None
+        and view.phase == "turn_start"
+        and view.turns
+        and group
+        and len(group) == 1
+    ):
+        order = list(view.active)
+        previous = order[order.index(view.current) - 1]
+        kept = missing[previous] - 1
+        if previous != view.seat and kept > 0:
+            chosen = _weighted_order(pool, model.after_single[min(values[int(group[0])], 10)], values, rng)[
+                :kept
+            ]
+            for c in chosen:
+                hands[previous] |= 1 << c
+            missing[previous] -= kept
+            taken = set(chosen)
+            pool = [c for c in pool if c not in taken]
+    keyed = _weighted_order(pool, model.card_distribution[stage], values, rng)
+    at = 0
     for p in view.active:
-        if p == view.seat:
-            continue
-        missing = view.hand_counts[p] - hands[p].bit_count()
-        for _ in range(missing):
-            weights = [weight[values[c]] for c in pool]
-            i = rng.choices(range(len(pool)), weights)[0]
-            hands[p] |= 1 << pool[i]
-            pool[i] = pool[-1]
-            pool.pop()
-    stock = pool[: view.stock_count]
+        if missing[p] > 0:
+            for c in keyed[at : at + missing[p]]:
+                hands[p] |= 1 << c
+            at += missing[p]
+    stock = keyed[at:]
+    rng.shuffle(stock)  # the stock's order is uniform, whatever the weights
+    stock = stock[: view.stock_count]
     state = RoundState(
         rules,
         hands,
@@ -158,20 +223,47 @@ def determinize(view: SeatView, rng: random.Random, model: HandModel, stage: int
     return state
 
 
+def _weighted_order(
+    pool: list[int], dist: Sequence[float], values: Sequence[int], rng: random.Random
+) -> list[int]:
+    """*pool* in the order of drawing one card at a time with weight dist[value] / copies.
+
+    Weighted sampling without replacement in one sort (Efraimidis-Spirakis, with
+    exponential keys): a card's weight is its value's probability spread over the
+    pool's cards of that value, so the front of the order is a weighted deal.
+    """
+    by_value: dict[int, int] = {}
+    for c in pool:
+        by_value[values[c]] = by_value.get(values[c], 0) + 1
+    inverse = {v: n / dist[min(v, 10)] if dist[min(v, 10)] > 0 else 1e12 for v, n in by_value.items()}
+    expovariate = rng.expovariate
+    return sorted(pool, key=lambda c: expovariate(1.0) * inverse[values[c]])
+
+
 def _utility(state: RoundState, me: int) -> float:
+    """How good the finished round is for *me*: the others' mean gain minus mine.
+
+    Gains are changes of the totals, so a landing counts what it is worth (a total
+    halved from 200 to 100 is a hundred points); being knocked out costs
+    :data:`KNOCKED_OUT`, knocking out an opponent earns :data:`KNOCK_OUT`.
+    """
     result = state.result
     if result is None:  # a capped playout: compare hands
         others = [state.hv[p] for p in state.active if p != me]
         return -state.hv[me] + sum(others) / max(len(others), 1)
-    scores = result.round_scores
+    before = state.totals
+    after = result.totals
     others = [p for p in state.active if p != me]
-    u = -scores[me] + sum(scores[p] for p in others) / max(len(others), 1)
-    if me in result.eliminated:
-        u -= 80
-    u += 25 * sum(1 for p in result.eliminated if p != me)
-    if me in result.landed:
-        u += 20
+    u = before[me] - after[me] + sum(after[p] - before[p] for p in others) / max(len(others), 1)
+    for p in result.eliminated:
+        u += KNOCKED_OUT if p == me else KNOCK_OUT
     return u
+
+
+KNOCKED_OUT = -100.0
+"""Utility of being knocked out of the game (on top of the points)."""
+KNOCK_OUT = 30.0
+"""Utility of each opponent knocked out (on top of the points)."""
 
 
 def _apply_candidate(state: RoundState, action: Action, me: int) -> None:
@@ -239,22 +331,95 @@ class ExpertBot(Bot):
         rng: random.Random,
         sample: Callable[[random.Random], RoundState],
     ) -> Action:
-        """Mean utility of each candidate over determinizations; the best one."""
+        """Mean utility of each candidate over determinizations; the best one.
+
+        Candidates are compared on the same determinizations, so the noise of the deal
+        cancels out of their differences. After :data:`MIN_DETERMINIZATIONS`, every
+        :data:`CHECK_EVERY` determinizations, each candidate is tested against the
+        leader on their paired differences: one that trails by more than
+        :data:`DROP_Z` standard errors is out; one that cannot beat the leader by more
+        than :data:`INDIFFERENCE` points is *parked* (no more playouts, still
+        eligible). The search stops when one candidate is left, so clear decisions
+        (most of them) cost a fraction of the budget.
+
+        The choice: among the eligible candidates whose mean is within
+        :data:`INDIFFERENCE` of the best, the first in the given order (the
+        heuristic's ranking): where the playouts cannot tell candidates apart, the
+        heuristic's judgement is better than their noise.
+        """
         assert view.seat is not None
         me = view.seat
-        totals = [0.0] * len(cands)
+        n_cands = len(cands)
+        totals = [0.0] * n_cands
+        counts = [0] * n_cands
+        # squares[i][j]: the sum of squared differences u_i - u_j over shared determinizations
+        squares = [[0.0] * n_cands for _ in range(n_cands)]
+        alive = list(range(n_cands))
+        eligible = set(alive)
+        utils = [0.0] * n_cands
         deadline = time.perf_counter() + self.level.max_seconds
-        for _ in range(self.level.determinizations):
+        done = 0
+        while done < self.level.determinizations:
             base = sample(random.Random(rng.random()))
-            for i, action in enumerate(cands):
+            for i in alive:
                 s = base.copy()
-                _apply_candidate(s, action, me)
+                _apply_candidate(s, cands[i], me)
                 playout(s, self.model)
-                totals[i] += _utility(s, me)
+                u = _utility(s, me)
+                utils[i] = u
+                totals[i] += u
+                counts[i] += 1
+            for a in alive:
+                row = squares[a]
+                ua = utils[a]
+                for b in alive:
+                    d = ua - utils[b]
+                    row[b] += d * d
+            done += 1
             if time.perf_counter() > deadline:
                 break
-        best = max(range(len(cands)), key=lambda i: totals[i])
-        return cands[best]
+            if done >= MIN_DETERMINIZATIONS and done % CHECK_EVERY == 0:
+                alive, out = _triage(alive, totals, squares, done)
+                eligible -= out
+                if len(alive) == 1:
+                    break
+        means = {i: totals[i] / counts[i] for i in eligible if counts[i]}
+        top = max(means.values())
+        return cands[min(i for i, m in means.items() if m >= top - INDIFFERENCE)]
+
+
+MIN_DETERMINIZATIONS = 16
+"""Determinizations before the search may drop a candidate."""
+CHECK_EVERY = 8
+"""Determinizations between two checks for clearly worse candidates."""
+DROP_Z = 2.0
+"""Standard errors by which a candidate must trail the leader to be out."""
+INDIFFERENCE = 1.0
+"""Points (of round score) below which a difference between candidates is not worth more time."""
+
+
+def _triage(
+    alive: list[int], totals: list[float], squares: list[list[float]], n: int
+) -> tuple[list[int], set[int]]:
+    """(candidates still searched, candidates out) after *n* shared determinizations.
+
+    Paired z test of each candidate against the leader: clearly worse ones are out,
+    ones that cannot beat it by more than :data:`INDIFFERENCE` are parked (neither).
+    """
+    leader = max(alive, key=lambda i: totals[i])
+    keep = [leader]
+    out: set[int] = set()
+    for j in alive:
+        if j == leader:
+            continue
+        mean = (totals[leader] - totals[j]) / n  # j was searched on all n so far
+        margin = DROP_Z * (max(squares[leader][j] / n - mean * mean, 0.0) / n) ** 0.5
+        if mean > margin:
+            out.add(j)
+        elif mean + INDIFFERENCE <= margin:
+            keep.append(j)
+    keep.sort()
+    return keep, out
 
 
 class OracleBot(ExpertBot):

@@ -1,0 +1,165 @@
+"""The expert's search: determinizations, the playout's discard cache, triage, utility."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from yaniv import Game
+from yaniv.bots import make_bot
+from yaniv.bots.base import bot_rngs
+from yaniv.bots.model import HandModel, default_model
+from yaniv.bots.search import (
+    INDIFFERENCE,
+    KNOCK_OUT,
+    KNOCKED_OUT,
+    _best_discard,
+    _triage,
+    _utility,
+    _weighted_order,
+    determinize,
+)
+from yaniv.state import RoundState, SeatView
+
+
+def views_along_a_game(
+    spec: str, players: int, seed: int, limit: int = 60
+) -> list[tuple[RoundState, SeatView]]:
+    """(full state, current seat's view) at turn starts of a heuristic game."""
+    game = Game(spec, players=players, seed=seed)
+    bots = [make_bot("heuristic") for _ in range(players)]
+    rngs = bot_rngs(seed, players)
+    out = []
+    while not game.over and len(out) < limit:
+        state = game.round
+        if state.is_over:
+            game.next_round()
+            continue
+        seat = state.current
+        view = state.view(seat)
+        if view.phase == "turn_start":
+            out.append((state.copy(), view))
+        action = bots[seat].act(view, rngs[seat])
+        assert action is not None
+        game.apply(seat, action)
+    return out
+
+
+@pytest.mark.parametrize(
+    ("spec", "players"), [("standard", 2), ("standard", 4), ("finnish", 3), ("jdross", 5)]
+)
+def test_determinizations_agree_with_everything_the_seat_knows(spec: str, players: int) -> None:
+    model = default_model()
+    for state, view in views_along_a_game(spec, players, seed=11):
+        assert view.seat is not None
+        for k in range(3):
+            sample = determinize(view, random.Random(k), model, 0)
+            # my hand, every hand size, the seen cards, the pile and the stock size hold
+            assert sample.hands[view.seat] == state.hands[view.seat]
+            for p in view.active:
+                assert sample.hands[p].bit_count() == state.hands[p].bit_count()
+                assert sample.hands[p] & state.seen[p] == state.seen[p]
+            assert sample.pile == state.pile
+            assert len(sample.stock) == len(state.stock)
+            # every physical card is in exactly one place
+            everywhere = list(sample.stock) + [c for g in sample.pile for c in g]
+            for p in view.active:
+                everywhere += [c for c in range(108) if sample.hands[p] >> c & 1]
+            assert len(everywhere) == len(set(everywhere))
+            assert sum(sample.hv[p] for p in view.active) == sum(
+                sample.rules.card_values[c]
+                for p in view.active
+                for c in range(108)
+                if sample.hands[p] >> c & 1
+            )
+
+
+def test_a_low_single_discard_makes_the_previous_players_kept_cards_low() -> None:
+    """The after-single table: a player who threw a 2 kept low cards; one who threw a king did not."""
+    model = default_model()
+    assert model.after_single is not None
+    low = sum(v * p for v, p in enumerate(model.after_single[2])) / sum(model.after_single[2])
+    high = sum(v * p for v, p in enumerate(model.after_single[10])) / sum(model.after_single[10])
+    assert low < 2.0 < 4.0 < high
+    # and the determinization uses it: the same view with the table on and off
+    views = [v for seed in range(6) for _, v in views_along_a_game("standard", 2, seed=seed, limit=300)]
+    views = [
+        v
+        for v in views
+        if v.turns > 0  # not the card turned up at the deal
+        and len(v.discard_pile[-1]) == 1
+        and v.rules.card_values[int(v.discard_pile[-1][0])] <= 3
+        and v.hand_counts[1 - (v.seat or 0)] - len(v.seen[1 - (v.seat or 0)]) >= 3
+    ]
+    assert views, "the games offer views after a low single discard"
+    plain = HandModel(model.card_distribution)
+    informed, uninformed = 0, 0
+    for view in views:
+        other = 1 - (view.seat or 0)
+        for k in range(40):
+            informed += determinize(view, random.Random(k), model, 2).hv[other]
+            uninformed += determinize(view, random.Random(k), plain, 2).hv[other]
+    assert informed < uninformed * 0.8
+
+
+def test_weighted_order_follows_the_weights() -> None:
+    card_values = [1] * 54 + [1] * 54
+    card_values[0] = 10
+    pool = list(range(20))
+    dist = [0.0] * 11
+    dist[1] = dist[10] = (
+        1.0  # a value's weight is shared by its cards: the one 10 weighs as much as nineteen 1s
+    )
+    firsts = [_weighted_order(pool, dist, card_values, random.Random(k))[0] for k in range(2000)]
+    share = firsts.count(0) / len(firsts)
+    assert 0.45 < share < 0.55  # first half the time
+    assert sorted(_weighted_order(pool, dist, card_values, random.Random(1))) == pool
+
+
+def test_the_playouts_best_discard_is_the_most_valuable_one() -> None:
+    for state, _ in views_along_a_game("standard", 3, seed=5):
+        best, highest = _best_discard(state, state._values)
+        values = state._values
+        assert sum(values[c] for c in best) == max(sum(values[c] for c in d) for d in state.discards())
+        assert highest == max(values[c] for c in best)
+
+
+def test_triage_drops_clearly_worse_parks_close_and_keeps_uncertain() -> None:
+    n = 32
+    # candidate 0 leads; 1 trails by 10 with small spread (out); 2 within 0.1 with a small
+    # spread (parked: cannot beat the leader by INDIFFERENCE); 3 trails by 1 with a huge
+    # spread (kept: it may still be better)
+    totals = [10.0 * n, 0.0, 9.9 * n, 9.0 * n]
+    squares = [[0.0] * 4 for _ in range(4)]
+    squares[0][1] = squares[1][0] = n * (10.0**2 + 1.0)
+    squares[0][2] = squares[2][0] = n * (0.1**2 + 1.0)
+    squares[0][3] = squares[3][0] = n * (1.0**2 + 400.0)
+    alive, out = _triage([0, 1, 2, 3], totals, squares, n)
+    assert alive == [0, 3]
+    assert out == {1}
+    assert INDIFFERENCE > 0.1
+
+
+def test_utility_counts_landings_at_their_worth_and_knock_outs() -> None:
+    game = Game("standard", players=2, seed=1)
+    state = game.round
+    state.totals = [95, 80]
+    # seat 0 calls with 5 points; seat 1 scores 20 and lands on 100, halved to 50
+    state.hands = [1 << 4, 1 << 9 | 1 << 10]  # 5 of spades; 10 and jack of spades
+    state.hv = [5, 20]
+    state.current = 0
+    state.fast_yaniv()
+    assert state.result is not None and state.result.landed == (1,)
+    assert _utility(state, 0) == pytest.approx(-30)  # the round's 20 points turned into -30 for him
+    assert _utility(state, 1) == pytest.approx(30)
+    game2 = Game("standard", players=2, seed=1)
+    s2 = game2.round
+    s2.totals = [10, 190]
+    s2.hands = [1 << 4, 1 << 9 | 1 << 10]
+    s2.hv = [5, 20]
+    s2.current = 0
+    s2.fast_yaniv()
+    assert s2.result is not None and s2.result.eliminated == (1,)
+    assert _utility(s2, 0) == pytest.approx(20 + KNOCK_OUT)
+    assert _utility(s2, 1) == pytest.approx(-20 + KNOCKED_OUT)
