@@ -4,7 +4,8 @@ Every bad field is a :class:`~yaniv.errors.PositionError` naming the field; noth
 half-loaded. Besides the fields of DESIGN.md §4 a position may carry ``seen`` (per seat,
 the cards seen taken from the pile and still held), ``drawn`` (in phase
 ``after_draw``: ``{"seat": S, "card": C}``, the card that seat may still slap) and
-``result`` (in phase ``round_over``) and ``turns`` (turns completed in the round, public).
+``result`` (in phase ``round_over``), ``turns`` (turns completed in the round, public)
+and ``last_discards`` (per seat, the group it last discarded this round, or null).
 """
 
 from __future__ import annotations
@@ -34,7 +35,12 @@ _OPTIONAL = (
     "drawn",
     "result",
     "turns",
+    "last_discards",
 )
+
+
+MAX_GROUP = 16
+"""The most cards a position's ``last_discards`` group may hold (more than any hand)."""
 
 
 def _int(value: Any, field: str, lo: int | None = None, hi: int | None = None) -> int:
@@ -177,6 +183,15 @@ def load_position(cls: type[RoundState], pos: Any, *, shuffler: Shuffler | None,
                     raise PositionError(f"position field {field!r}: seat {p} does not hold {CARDS[kind]}")
                 mask |= 1 << free[0]
             state.seen[p] = mask
+    last = pos.get("last_discards")
+    if last is not None:
+        for p, group in enumerate(_list(last, "last_discards", n)):
+            if group is not None:
+                field = f"last_discards[{p}]"
+                cards = tuple(int(_kind(name, field)) for name in _list(group, field))
+                if not 1 <= len(cards) <= MAX_GROUP:
+                    raise PositionError(f"position field {field!r} must be null or 1 to {MAX_GROUP} cards")
+                state.last_discard[p] = cards
     drawn = pos.get("drawn")
     if phase == AFTER_DRAW:
         if rules.quick_discard == "off":
@@ -243,6 +258,8 @@ def dump_position(state: RoundState) -> dict[str, Any]:
         out["tiebreak"] = True
     if state.turns:
         out["turns"] = state.turns
+    if any(g is not None for g in state.last_discard):
+        out["last_discards"] = [None if g is None else names(g) for g in state.last_discard]
     if any(state.seen):
         out["seen"] = [names(_canonical(m)) for m in state.seen]
     if state.phase == AFTER_DRAW and state.drawn is not None and state.slapper is not None:

@@ -77,6 +77,7 @@ class RoundState:
         "eliminated",
         "hands",
         "hv",
+        "last_discard",
         "log",
         "n",
         "names",
@@ -150,6 +151,8 @@ class RoundState:
         values = self._values
         self.hv = [sum(values[c] for c in cards_of_mask(h)) for h in hands]
         self.seen = [0] * n
+        # per seat, the group he last discarded this round (public; not in positions)
+        self.last_discard: list[tuple[int, ...] | None] = [None] * n
         self.stock = list(stock)
         self.pile = [tuple(g) for g in pile]
         self.current = current
@@ -342,6 +345,7 @@ class RoundState:
         if self.seen[seat] & mask:
             self.seen[seat] &= ~mask
         self.pile.append(cards)
+        self.last_discard[seat] = cards
         self.phase = AFTER_DISCARD
         self.slapper = None
         if self.log is not None:
@@ -489,6 +493,13 @@ class RoundState:
         self.shuffler.shuffle(cards)
         self.stock = cards
         self.pile = [old[-1]]
+        # the reshuffled groups are no longer anyone's last discard in view: their cards
+        # may now be drawn into hidden hands
+        top = old[-1]
+        last = self.last_discard
+        for p in range(self.n):
+            if last[p] is not None and last[p] is not top:
+                last[p] = None
         self.reshuffles += 1
         if self.log is not None:
             self.log.append({"type": "reshuffle", "stock": [_name(c) for c in reversed(cards)]})
@@ -517,6 +528,7 @@ class RoundState:
                 self.hands[:],
                 self.hv[:],
                 self.seen[:],
+                self.last_discard[:],
                 self.stock,
                 len(self.stock),
                 self.stock[-1] if self.stock else None,
@@ -547,6 +559,7 @@ class RoundState:
             self.hands,
             self.hv,
             self.seen,
+            self.last_discard,
             stock,
             stock_len,
             stock_top,
@@ -743,6 +756,7 @@ class RoundState:
         new.hands = self.hands[:]
         new.hv = self.hv[:]
         new.seen = self.seen[:]
+        new.last_discard = self.last_discard[:]
         new.stock = self.stock[:]
         new.pile = self.pile[:]
         new.totals = self.totals[:]
@@ -825,6 +839,7 @@ class RoundState:
             seen=[self._seen_cards(p) for p in range(self.n)],
             hands_shown=[self.hand(p) for p in range(self.n)] if over and self._showdown() else None,
             discard_pile=[[CARDS[c] for c in g] for g in self.pile],
+            last_discards=[None if g is None else [CARDS[c] for c in g] for g in self.last_discard],
             previous_group=[CARDS[c] for c in g] if (g := self.previous_group()) is not None else None,
             takeable=self.takeable() if mine and seat == self.current and not over else [],
             stock_count=len(self.stock),
@@ -868,6 +883,9 @@ class SeatView:
     hands_shown: list[list[Card]] | None
     """Every hand after a showdown; None before."""
     discard_pile: list[list[Card]]
+    last_discards: list[list[Card] | None]
+    """Per seat: the group it last discarded this round, as laid (None: none yet, or
+    reshuffled into the stock since)."""
     previous_group: list[Card] | None
     takeable: list[Card]
     stock_count: int
@@ -900,6 +918,7 @@ class SeatView:
             "seen": [names(s) for s in self.seen],
             "hands_shown": None if self.hands_shown is None else [names(h) for h in self.hands_shown],
             "discard_pile": [names(g) for g in self.discard_pile],
+            "last_discards": [None if g is None else names(g) for g in self.last_discards],
             "previous_group": None if self.previous_group is None else names(self.previous_group),
             "takeable": names(self.takeable),
             "stock_count": self.stock_count,

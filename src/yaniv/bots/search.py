@@ -173,27 +173,20 @@ def determinize(view: SeatView, rng: random.Random, model: HandModel, stage: int
     missing = [
         view.hand_counts[p] - hands[p].bit_count() if p != view.seat else 0 for p in range(view.players)
     ]
-    # What the previous player's last single discard says about the cards he kept: he
-    # threw it rather than them. All his hidden cards but one (the card he drew) were
+    # What an opponent's last single discard says about the cards he kept: he threw it
+    # rather than them. All his hidden cards but one (the card he drew since) were
     # kept; they follow the calibrated after-single distribution.
-    group = view.discard_pile[-1] if view.discard_pile else None
-    if (
-        model.after_single is not None
-        and view.phase == "turn_start"
-        and view.turns
-        and group
-        and len(group) == 1
-    ):
-        order = list(view.active)
-        previous = order[order.index(view.current) - 1]
-        kept = missing[previous] - 1
-        if previous != view.seat and kept > 0:
-            chosen = _weighted_order(pool, model.after_single[min(values[int(group[0])], 10)], values, rng)[
-                :kept
-            ]
+    if model.after_single is not None and view.phase == "turn_start":
+        for p in view.active:
+            group = view.last_discards[p]
+            kept = missing[p] - 1
+            if p == view.seat or group is None or len(group) != 1 or kept <= 0:
+                continue
+            dist = model.after_single[min(values[int(group[0])], 10)]
+            chosen = _weighted_order(pool, dist, values, rng)[:kept]
             for c in chosen:
-                hands[previous] |= 1 << c
-            missing[previous] -= kept
+                hands[p] |= 1 << c
+            missing[p] -= kept
             taken = set(chosen)
             pool = [c for c in pool if c not in taken]
     keyed = _weighted_order(pool, model.card_distribution[stage], values, rng)
