@@ -163,3 +163,14 @@ def test_utility_counts_landings_at_their_worth_and_knock_outs() -> None:
     assert s2.result is not None and s2.result.eliminated == (1,)
     assert _utility(s2, 0) == pytest.approx(20 + KNOCK_OUT)
     assert _utility(s2, 1) == pytest.approx(-20 + KNOCKED_OUT)
+
+
+def test_the_model_reads_a_discard_by_its_size_and_highest_card() -> None:
+    model = default_model()
+    assert model.after_single is not None and model.after_group is not None
+    assert model.after_discard([4]) == model.after_single[4]
+    assert model.after_discard([3, 4, 5]) == model.after_group[5]
+    assert model.after_discard([10, 10]) == model.after_group[10]
+    assert HandModel(model.card_distribution).after_discard([4]) is None
+    with pytest.raises(ValueError, match="after_group"):
+        HandModel(model.card_distribution, None, [[1.0] * 11] * 3)

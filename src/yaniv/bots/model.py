@@ -39,20 +39,24 @@ class HandModel:
         self,
         card_distribution: Sequence[Sequence[float]],
         after_single: Sequence[Sequence[float]] | None = None,
+        after_group: Sequence[Sequence[float]] | None = None,
     ) -> None:
         """*card_distribution*[stage][v]: probability that one hidden card is worth v (0..10).
 
         *after_single*[m][v]: the same for a card kept by a player who just threw a
-        single card worth m (None: not known, the stage distribution stands in).
+        single card worth m (None: not known, the stage distribution stands in);
+        *after_group*[m] the same after a discard of several cards, the highest worth m.
         """
         if len(card_distribution) != STAGES or any(len(d) != MAX_CARD + 1 for d in card_distribution):
             raise ValueError(f"a card distribution has {STAGES} stages of {MAX_CARD + 1} values")
-        if after_single is not None and (
-            len(after_single) != MAX_CARD + 1 or any(len(d) != MAX_CARD + 1 for d in after_single)
-        ):
-            raise ValueError(f"after_single has {MAX_CARD + 1} rows of {MAX_CARD + 1} values")
+        for name, table in (("after_single", after_single), ("after_group", after_group)):
+            if table is not None and (
+                len(table) != MAX_CARD + 1 or any(len(d) != MAX_CARD + 1 for d in table)
+            ):
+                raise ValueError(f"{name} has {MAX_CARD + 1} rows of {MAX_CARD + 1} values")
         self.card_distribution = [list(d) for d in card_distribution]
         self.after_single = [list(d) for d in after_single] if after_single is not None else None
+        self.after_group = [list(d) for d in after_group] if after_group is not None else None
         # cdf[stage][u][x] = P(sum of u hidden cards <= x), x = 0 .. 10*u
         self.cdf: list[list[list[float]]] = []
         for dist in self.card_distribution:
@@ -73,6 +77,14 @@ class HandModel:
                     cdf.append(min(running, 1.0))
                 per_count.append(cdf)
             self.cdf.append(per_count)
+
+    def after_discard(self, values: Sequence[int]) -> list[float] | None:
+        """The distribution of a card kept by a player who just threw cards worth *values*.
+
+        None when the model has no table for it (the stage distribution stands in).
+        """
+        table = self.after_single if len(values) == 1 else self.after_group
+        return table[min(max(values), MAX_CARD)] if table is not None and values else None
 
     def p_at_most(self, x: int, hidden: int, stage: int) -> float:
         """P(*hidden* hidden cards are worth at most *x* together) at *stage*."""
@@ -98,7 +110,7 @@ def default_model() -> HandModel:
     """The model calibrated by simulation, shipped with the package."""
     text = resources.files("yaniv.bots").joinpath("calibration.json").read_text(encoding="utf-8")
     data = json.loads(text)
-    return HandModel(data["card_distribution"], data.get("after_single"))
+    return HandModel(data["card_distribution"], data.get("after_single"), data.get("after_group"))
 
 
 def call_success_probability(

@@ -173,16 +173,18 @@ def determinize(view: SeatView, rng: random.Random, model: HandModel, stage: int
     missing = [
         view.hand_counts[p] - hands[p].bit_count() if p != view.seat else 0 for p in range(view.players)
     ]
-    # What an opponent's last single discard says about the cards he kept: he threw it
-    # rather than them. All his hidden cards but one (the card he drew since) were
-    # kept; they follow the calibrated after-single distribution.
-    if model.after_single is not None and view.phase == "turn_start":
+    # What an opponent's last discard says about the cards he kept: he threw it rather
+    # than them. All his hidden cards but one (the card he drew since) were kept; they
+    # follow the calibrated after-discard distribution.
+    if view.phase == "turn_start":
         for p in view.active:
             group = view.last_discards[p]
             kept = missing[p] - 1
-            if p == view.seat or group is None or len(group) != 1 or kept <= 0:
+            if p == view.seat or group is None or kept <= 0:
                 continue
-            dist = model.after_single[min(values[int(group[0])], 10)]
+            dist = model.after_discard([values[int(c)] for c in group])
+            if dist is None:
+                continue
             chosen = _weighted_order(pool, dist, values, rng)[:kept]
             for c in chosen:
                 hands[p] |= 1 << c
