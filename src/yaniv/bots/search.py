@@ -5,14 +5,17 @@ Yaniv call when allowed), then repeatedly
 
 1. samples a *determinization*: a full deal consistent with what its seat knows
    (its hand, the pile, the cards opponents were seen taking, every hand size and the
-   stock size), the hidden cards weighted by the calibrated opponent model;
+   stock size), the hidden cards weighted by the calibrated opponent model, and an
+   opponent's kept cards by what his last discard says about them;
 2. plays every candidate on a copy of that deal and finishes the round with a fast
    greedy playout on the engine's unchecked path;
-3. scores the outcome: the round score of the others minus its own, and heavy terms
-   for eliminations.
+3. scores the outcome: the change of the others' totals minus its own (landings
+   count what they are worth), and heavy terms for knock-outs.
 
-Candidates share each determinization (common random numbers). The candidate with
-the best mean wins. The budget is a number of determinizations and a time limit.
+Candidates share each determinization (common random numbers), and the search is
+adaptive: clearly worse candidates are dropped, near-equal ones parked, and it stops
+when one is left; near-ties go to the heuristic's favourite. The budget is a number
+of determinizations and a time limit.
 
 The oracle runs the same search on the true deal: it sees every hand, so it is an
 analysis tool (how much does hidden information cost?), never a player's opponent.
@@ -37,6 +40,8 @@ __all__ = [
     "CHECK_EVERY",
     "DROP_Z",
     "INDIFFERENCE",
+    "KNOCKED_OUT",
+    "KNOCK_OUT",
     "LEVELS",
     "MIN_DETERMINIZATIONS",
     "ExpertBot",
@@ -96,9 +101,10 @@ def _best_discard(state: RoundState, values: Sequence[int]) -> tuple[tuple[int, 
 def playout(state: RoundState, model: HandModel, risk: float = 0.3, cap: int = 400) -> None:
     """Finish the round with a fast policy (unchecked engine path).
 
-    Everyone throws his most valuable discard, takes a pile card only if it is low
-    and lower than what he threw, and calls Yaniv like the heuristic does: when the
-    calibrated model, seeing only hand sizes, puts the Assaf risk at *risk* or less.
+    Everyone throws his most valuable discard, takes a pile card only if it is worth
+    less than what he threw and is low (3 or less) or pairs with a card he holds, and
+    calls Yaniv like the heuristic does: when the calibrated model, seeing only hand
+    sizes, puts the Assaf risk at *risk* or less.
     """
     values = state._values
     thr = state.rules.threshold
