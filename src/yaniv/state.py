@@ -151,7 +151,8 @@ class RoundState:
         values = self._values
         self.hv = [sum(values[c] for c in cards_of_mask(h)) for h in hands]
         self.seen = [0] * n
-        # per seat, the group he last discarded this round (public; not in positions)
+        # per seat, the group he last discarded this round (public history; an optional
+        # position field, forgotten when a reshuffle takes the group into the stock)
         self.last_discard: list[tuple[int, ...] | None] = [None] * n
         self.stock = list(stock)
         self.pile = [tuple(g) for g in pile]

@@ -353,7 +353,7 @@ class ExpertBot(Bot):
         n_cands = len(cands)
         totals = [0.0] * n_cands
         counts = [0] * n_cands
-        # squares[i][j]: the sum of squared differences u_i - u_j over shared determinizations
+        # squares[i][j] (i < j): the sum of squared differences u_i - u_j over shared determinizations
         squares = [[0.0] * n_cands for _ in range(n_cands)]
         alive = list(range(n_cands))
         eligible = set(alive)
@@ -370,10 +370,10 @@ class ExpertBot(Bot):
                 utils[i] = u
                 totals[i] += u
                 counts[i] += 1
-            for a in alive:
+            for k, a in enumerate(alive):  # alive is sorted: each pair once, a < b
                 row = squares[a]
                 ua = utils[a]
-                for b in alive:
+                for b in alive[k + 1 :]:
                     d = ua - utils[b]
                     row[b] += d * d
             done += 1
@@ -414,7 +414,8 @@ def _triage(
         if j == leader:
             continue
         mean = (totals[leader] - totals[j]) / n  # j was searched on all n so far
-        margin = DROP_Z * (max(squares[leader][j] / n - mean * mean, 0.0) / n) ** 0.5
+        sq = squares[min(leader, j)][max(leader, j)]
+        margin = DROP_Z * (max(sq / n - mean * mean, 0.0) / n) ** 0.5
         if mean > margin:
             out.add(j)
         elif mean + INDIFFERENCE <= margin:
