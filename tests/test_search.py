@@ -9,11 +9,10 @@ import pytest
 from yaniv import Game
 from yaniv.bots import make_bot
 from yaniv.bots.base import bot_rngs
-from yaniv.bots.model import HandModel, default_model
+from yaniv.bots.model import HandModel, default_model, default_win_model
 from yaniv.bots.search import (
     INDIFFERENCE,
-    KNOCK_OUT,
-    KNOCKED_OUT,
+    VALUE_SCALE,
     _best_discard,
     _triage,
     _utility,
@@ -141,28 +140,42 @@ def test_triage_drops_clearly_worse_parks_close_and_keeps_uncertain() -> None:
     assert INDIFFERENCE > 0.1
 
 
-def test_utility_counts_landings_at_their_worth_and_knock_outs() -> None:
-    game = Game("standard", players=2, seed=1)
-    state = game.round
-    state.totals = [95, 80]
-    # seat 0 calls with 5 points; seat 1 scores 20 and lands on 100, halved to 50
-    state.hands = [1 << 4, 1 << 9 | 1 << 10]  # 5 of spades; 10 and jack of spades
-    state.hv = [5, 20]
+def _called(players: int, totals: list[int], hands: list[int], hv: list[int]) -> RoundState:
+    """A round in which seat 0 called Yaniv with the given totals and hands."""
+    state = Game("standard", players=players, seed=1).round
+    state.totals = totals
+    state.hands = hands
+    state.hv = hv
     state.current = 0
     state.fast_yaniv()
+    return state
+
+
+def test_utility_is_the_chance_to_win_after_the_round() -> None:
+    strength = default_win_model().table(200)
+    # seat 0 calls with 5 points; seat 1 scores 20 and lands on 100, halved to 50
+    state = _called(2, [95, 80], [1 << 4, 1 << 9 | 1 << 10], [5, 20])
     assert state.result is not None and state.result.landed == (1,)
-    assert _utility(state, 0) == pytest.approx(-30)  # the round's 20 points turned into -30 for him
-    assert _utility(state, 1) == pytest.approx(30)
-    game2 = Game("standard", players=2, seed=1)
-    s2 = game2.round
-    s2.totals = [10, 190]
-    s2.hands = [1 << 4, 1 << 9 | 1 << 10]
-    s2.hv = [5, 20]
-    s2.current = 0
-    s2.fast_yaniv()
-    assert s2.result is not None and s2.result.eliminated == (1,)
-    assert _utility(s2, 0) == pytest.approx(20 + KNOCK_OUT)
-    assert _utility(s2, 1) == pytest.approx(-20 + KNOCKED_OUT)
+    win0 = strength[95] / (strength[95] + strength[50])
+    assert _utility(state, 0, strength) == pytest.approx(VALUE_SCALE * win0)
+    assert _utility(state, 1, strength) == pytest.approx(VALUE_SCALE * (1 - win0))
+    assert _utility(state, 1, strength) > _utility(state, 0, strength)  # the landing is worth it
+
+
+def test_utility_of_a_knock_out_and_of_the_game_end() -> None:
+    strength = default_win_model().table(200)
+    # heads-up: knocking the opponent out ends the game
+    state = _called(2, [10, 190], [1 << 4, 1 << 9 | 1 << 10], [5, 20])
+    assert state.result is not None and state.result.eliminated == (1,) and state.result.game_over
+    assert _utility(state, 0, strength) == VALUE_SCALE
+    assert _utility(state, 1, strength) == 0.0
+    # three players: the knocked-out seat is worth nothing, the others share the game
+    state = _called(3, [10, 190, 60], [1 << 4, 1 << 9 | 1 << 10, 1 << 8 | 1 << 9], [5, 20, 19])
+    assert state.result is not None and state.result.eliminated == (1,) and not state.result.game_over
+    assert _utility(state, 1, strength) == 0.0
+    shares = [_utility(state, p, strength) for p in (0, 2)]
+    assert sum(shares) == pytest.approx(VALUE_SCALE)
+    assert shares[0] > shares[1]  # 10 points against 79
 
 
 def test_the_model_reads_a_discard_by_its_size_and_highest_card() -> None:

@@ -9,6 +9,10 @@ It also records what a single discard tells about the hand it came from: after a
 player threw one card worth ``m``, the values of the hidden cards he kept (not the
 card he took in exchange); and the same after a discard of several cards whose
 highest is worth ``m``. The expert samples its opponents' hands with them.
+
+Last, the game-value model (:mod:`.value`): from more self-play games (2-5 players),
+the totals of the players still in at the start of every round and who won the
+game, fitted as Bradley-Terry strengths per band of the total.
 """
 
 from __future__ import annotations
@@ -23,8 +27,9 @@ from ..game import Game
 from .base import bot_rngs
 from .heuristic import HeuristicBot
 from .model import MAX_CARD, STAGES, stage_of
+from .value import band_of, fit_strengths
 
-__all__ = ["calibrate", "main"]
+__all__ = ["calibrate", "calibrate_win_model", "main"]
 
 
 def calibrate(games: int, seed: int = 1) -> tuple[list[list[float]], list[list[float]], list[list[float]]]:
@@ -69,20 +74,75 @@ def calibrate(games: int, seed: int = 1) -> tuple[list[list[float]], list[list[f
     return counts, after_single, after_group
 
 
+def calibrate_win_model(games: int, seed: int = 1) -> list[float]:
+    """Win-model strengths fitted to heuristic self-play games (standard rules, 2-5 players).
+
+    Every round start gives one observation: the bands of the totals of the players
+    still in, and which of them went on to win the game.
+    """
+    rng = random.Random(seed)
+    observations: list[tuple[list[int], list[float]]] = []
+    for i in range(games):
+        players = rng.choice((2, 3, 4, 5))
+        game_seed = seed * 1_000_000 + 500_000 + i
+        game = Game("standard", players=players, seed=game_seed)
+        limit = game.rules.score_limit
+        bots = [HeuristicBot() for _ in range(players)]
+        rngs = bot_rngs(game_seed, players)
+        while not game.over and game.round.turns <= 2000:
+            state = game.round
+            if state.is_over:
+                game.next_round()
+            else:
+                action = bots[state.current].act(state.view(state.current), rngs[state.current])
+                assert action is not None
+                game.apply(state.current, action)
+        if not game.over:
+            continue
+        for result_index in range(len(game.results)):  # the start of every round
+            totals = game.results[result_index - 1].totals if result_index else [0] * players
+            out = {p for r in game.results[:result_index] for p in r.eliminated}
+            active = [p for p in range(players) if p not in out]
+            winners = [p for p in game.winners if p in active]
+            if len(active) >= 2 and winners:
+                observations.append(
+                    (
+                        [band_of(totals[p], limit) for p in active],
+                        [1.0 / len(winners) if p in winners else 0.0 for p in active],
+                    )
+                )
+    return fit_strengths(observations)
+
+
 def main() -> None:
     """Run the calibration and write calibration.json."""
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--games", type=int, default=300)
+    parser.add_argument("--games", type=int, default=300, help="games for the hand tables")
+    parser.add_argument("--value-games", type=int, default=3000, help="games for the win model")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--only",
+        choices=("hands", "win"),
+        help="refit only the hand tables or only the win model, keeping the rest of --out",
+    )
     parser.add_argument("--out", default=str(Path(__file__).with_name("calibration.json")))
     args = parser.parse_args()
-    counts, after_single, after_group = calibrate(args.games, args.seed)
-    data = {
-        "source": f"heuristic self-play, standard rules, {args.games} games, seed {args.seed}",
-        "card_distribution": [[round(c / sum(row), 5) for c in row] for row in counts],
-        "after_single": [[round(c / sum(row), 5) for c in row] for row in after_single],
-        "after_group": [[round(c / sum(row), 5) for c in row] for row in after_group],
-    }
+    data: dict[str, object] = {}
+    if args.only:
+        data = json.loads(Path(args.out).read_text(encoding="utf-8"))
+    if args.only != "win":
+        counts, after_single, after_group = calibrate(args.games, args.seed)
+        data["source"] = f"heuristic self-play, standard rules, {args.games} games, seed {args.seed}"
+        data["card_distribution"] = [[round(c / sum(row), 5) for c in row] for row in counts]
+        data["after_single"] = [[round(c / sum(row), 5) for c in row] for row in after_single]
+        data["after_group"] = [[round(c / sum(row), 5) for c in row] for row in after_group]
+        data.pop("after_single_source", None)
+    if args.only != "hands":
+        strengths = calibrate_win_model(args.value_games, args.seed)
+        data["win_strengths"] = [round(s, 5) for s in strengths]
+        data["win_strengths_source"] = (
+            f"heuristic self-play, standard rules, {args.value_games} games, seed {args.seed}"
+        )
     Path(args.out).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {args.out}")
 

@@ -18,8 +18,18 @@ import json
 from collections.abc import Sequence
 from functools import cache
 from importlib import resources
+from typing import Any
 
-__all__ = ["STAGES", "HandModel", "call_success_probability", "default_model", "stage_of"]
+from .value import WinModel
+
+__all__ = [
+    "STAGES",
+    "HandModel",
+    "call_success_probability",
+    "default_model",
+    "default_win_model",
+    "stage_of",
+]
 
 STAGES = 8
 """Stages of a round: 0, 1, …, 7 or more completed rotations."""
@@ -106,11 +116,23 @@ class HandModel:
 
 
 @cache
+def _calibration() -> dict[str, Any]:
+    text = resources.files("yaniv.bots").joinpath("calibration.json").read_text(encoding="utf-8")
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+@cache
 def default_model() -> HandModel:
     """The model calibrated by simulation, shipped with the package."""
-    text = resources.files("yaniv.bots").joinpath("calibration.json").read_text(encoding="utf-8")
-    data = json.loads(text)
+    data = _calibration()
     return HandModel(data["card_distribution"], data.get("after_single"), data.get("after_group"))
+
+
+@cache
+def default_win_model() -> WinModel:
+    """The game-value model calibrated by simulation, shipped with the package."""
+    return WinModel(_calibration()["win_strengths"])
 
 
 def call_success_probability(

@@ -34,16 +34,16 @@ from ..rules import Rules
 from ..state import AFTER_DISCARD, RoundState, SeatView
 from .base import Bot
 from .heuristic import HeuristicBot, Knowledge, _held_all
-from .model import HandModel, default_model
+from .model import HandModel, default_model, default_win_model
+from .value import WinModel
 
 __all__ = [
     "CHECK_EVERY",
     "DROP_Z",
     "INDIFFERENCE",
-    "KNOCKED_OUT",
-    "KNOCK_OUT",
     "LEVELS",
     "MIN_DETERMINIZATIONS",
+    "VALUE_SCALE",
     "ExpertBot",
     "OracleBot",
     "SearchLevel",
@@ -241,30 +241,39 @@ def _weighted_order(
     return sorted(pool, key=lambda c: expovariate(1.0) * inverse[values[c]])
 
 
-def _utility(state: RoundState, me: int) -> float:
-    """How good the finished round is for *me*: the others' mean gain minus mine.
+def _utility(state: RoundState, me: int, strength: Sequence[float]) -> float:
+    """How good the finished round is for *me*: my chance to win the game, scaled.
 
-    Gains are changes of the totals, so a landing counts what it is worth (a total
-    halved from 200 to 100 is a hundred points); being knocked out costs
-    :data:`KNOCKED_OUT`, knocking out an opponent earns :data:`KNOCK_OUT`.
+    :data:`VALUE_SCALE` times the win probability of the calibrated win model
+    (:mod:`.value`, *strength* per total) from the totals after the round: a landing,
+    a knock-out (mine or an opponent's), points given to the leader or to a player
+    about to go out all count what they are worth for the game. A finished game
+    counts 1 for a winner (shared on a tie), 0 for the others. A playout stopped by
+    its cap is scored as if every hand had been counted.
     """
     result = state.result
-    if result is None:  # a capped playout: compare hands
-        others = [state.hv[p] for p in state.active if p != me]
-        return -state.hv[me] + sum(others) / max(len(others), 1)
-    before = state.totals
-    after = result.totals
-    others = [p for p in state.active if p != me]
-    u = before[me] - after[me] + sum(after[p] - before[p] for p in others) / max(len(others), 1)
-    for p in result.eliminated:
-        u += KNOCKED_OUT if p == me else KNOCK_OUT
-    return u
+    totals: Sequence[int]
+    if result is None:
+        totals = [t + v for t, v in zip(state.totals, state.hv, strict=True)]
+    elif result.game_over:
+        return VALUE_SCALE / len(result.winners) if me in result.winners else 0.0
+    else:
+        totals = result.totals
+    limit = len(strength) - 1
+    mine = 0.0
+    everyone = 0.0
+    for p in state.active:
+        t = totals[p]
+        if t <= limit:
+            s = strength[t] if t > 0 else strength[0]
+            everyone += s
+            if p == me:
+                mine = s
+    return VALUE_SCALE * mine / everyone if everyone > 0 else 0.0
 
 
-KNOCKED_OUT = -100.0
-"""Utility of being knocked out of the game (on top of the points)."""
-KNOCK_OUT = 30.0
-"""Utility of each opponent knocked out (on top of the points)."""
+VALUE_SCALE = 150.0
+"""Utility of a certain game win: one unit is about one point of round score early in a game."""
 
 
 def _apply_candidate(state: RoundState, action: Action, me: int) -> None:
@@ -291,12 +300,15 @@ class ExpertBot(Bot):
 
     name = "expert"
 
-    def __init__(self, level: str = "default", model: HandModel | None = None) -> None:
+    def __init__(
+        self, level: str = "default", model: HandModel | None = None, win_model: WinModel | None = None
+    ) -> None:
         """An expert searching at a named level of :data:`LEVELS`."""
         if level not in LEVELS:
             raise ValueError(f"unknown expert level {level!r}; levels are: {', '.join(LEVELS)}")
         self.level = LEVELS[level]
         self.model = model or default_model()
+        self.win_model = win_model or default_win_model()
         self.heuristic = HeuristicBot(model=self.model)
         self.call_by_heuristic = False
 
@@ -350,6 +362,7 @@ class ExpertBot(Bot):
         """
         assert view.seat is not None
         me = view.seat
+        strength = self.win_model.table(view.rules.score_limit)
         n_cands = len(cands)
         totals = [0.0] * n_cands
         counts = [0] * n_cands
@@ -366,7 +379,7 @@ class ExpertBot(Bot):
                 s = base.copy()
                 _apply_candidate(s, cands[i], me)
                 playout(s, self.model)
-                u = _utility(s, me)
+                u = _utility(s, me, strength)
                 utils[i] = u
                 totals[i] += u
                 counts[i] += 1
