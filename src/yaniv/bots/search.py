@@ -9,8 +9,9 @@ Yaniv call when allowed), then repeatedly
    opponent's kept cards by what his last discard says about them;
 2. plays every candidate on a copy of that deal and finishes the round with a fast
    greedy playout on the engine's unchecked path;
-3. scores the outcome: the change of the others' totals minus its own (landings
-   count what they are worth), and heavy terms for knock-outs.
+3. scores the outcome by its chance to win the game from the totals after the
+   round (the calibrated win model of :mod:`.value`): landings, knock-outs and who
+   gets the points all count what they are worth for the game.
 
 Candidates share each determinization (common random numbers), and the search is
 adaptive: clearly worse candidates are dropped, near-equal ones parked, and it stops
