@@ -9,7 +9,7 @@ import pytest
 
 from yaniv.bots.calibrate import calibrate_win_model
 from yaniv.bots.model import default_win_model
-from yaniv.bots.value import BANDS, WinModel, band_of, fit_strengths
+from yaniv.bots.value import BANDS, WinModel, band_of, fit_strengths, win_share
 from yaniv.rules import Rules
 
 
@@ -92,3 +92,10 @@ def test_calibrating_the_win_model_on_a_few_games() -> None:
     assert strengths[0] == 1.0
     assert all(a >= b > 0 for a, b in itertools.pairwise(strengths))
     WinModel(strengths)  # a valid model
+
+
+def test_win_share_when_everyone_is_over_the_limit_is_even() -> None:
+    table = default_win_model().table(200)
+    assert win_share(table, [250, 260, 201], [0, 1, 2], 0) == pytest.approx(1 / 3)
+    assert win_share(table, [250, 10], [0, 1], 0) == 0.0
+    assert win_share(table, [250, 10], [0, 1], 1) == 1.0

@@ -36,7 +36,7 @@ from ..state import AFTER_DISCARD, RoundState, SeatView
 from .base import Bot
 from .heuristic import HeuristicBot, Knowledge, _held_all
 from .model import HandModel, default_model, default_win_model
-from .value import WinModel
+from .value import WinModel, win_share
 
 __all__ = [
     "CHECK_EVERY",
@@ -260,17 +260,7 @@ def _utility(state: RoundState, me: int, strength: Sequence[float]) -> float:
         return VALUE_SCALE / len(result.winners) if me in result.winners else 0.0
     else:
         totals = result.totals
-    limit = len(strength) - 1
-    mine = 0.0
-    everyone = 0.0
-    for p in state.active:
-        t = totals[p]
-        if t <= limit:
-            s = strength[t] if t > 0 else strength[0]
-            everyone += s
-            if p == me:
-                mine = s
-    return VALUE_SCALE * mine / everyone if everyone > 0 else 0.0
+    return VALUE_SCALE * win_share(strength, totals, state.active, me)
 
 
 VALUE_SCALE = 150.0

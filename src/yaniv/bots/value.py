@@ -23,7 +23,7 @@ from collections.abc import Sequence
 
 from ..rules import Rules
 
-__all__ = ["BANDS", "WinModel", "band_of", "fit_strengths"]
+__all__ = ["BANDS", "WinModel", "band_of", "fit_strengths", "win_share"]
 
 BANDS = 21
 """Bands of the total: 0-5%, 5-10%, ... of the score limit, and the limit itself."""
@@ -65,13 +65,27 @@ class WinModel:
         self, totals: Sequence[int], active: Sequence[int], rules: Rules
     ) -> dict[int, float]:
         """P(win) for each seat of *active* (seats above the limit have none)."""
-        limit = rules.score_limit
-        table = self.table(limit)
-        strength = {p: (table[max(totals[p], 0)] if totals[p] <= limit else 0.0) for p in active}
-        total = sum(strength.values())
-        if total <= 0:
-            return {p: 1.0 / len(active) for p in active}
-        return {p: s / total for p, s in strength.items()}
+        table = self.table(rules.score_limit)
+        return {p: win_share(table, totals, active, p) for p in active}
+
+
+def win_share(table: Sequence[float], totals: Sequence[int], active: Sequence[int], seat: int) -> float:
+    """P(*seat* wins) among *active* from the totals, *table* = :meth:`WinModel.table`.
+
+    A seat above the limit (the table's last index) has no strength; if nobody has
+    any, the active seats share evenly.
+    """
+    limit = len(table) - 1
+    mine = 0.0
+    everyone = 0.0
+    for p in active:
+        t = totals[p]
+        if t <= limit:
+            s = table[t] if t > 0 else table[0]
+            everyone += s
+            if p == seat:
+                mine = s
+    return mine / everyone if everyone > 0 else 1.0 / len(active)
 
 
 def fit_strengths(
