@@ -140,9 +140,11 @@ def test_triage_drops_clearly_worse_parks_close_and_keeps_uncertain() -> None:
     assert INDIFFERENCE > 0.1
 
 
-def _called(players: int, totals: list[int], hands: list[int], hv: list[int]) -> RoundState:
+def _called(
+    players: int, totals: list[int], hands: list[int], hv: list[int], rules: str = "standard"
+) -> RoundState:
     """A round in which seat 0 called Yaniv with the given totals and hands."""
-    state = Game("standard", players=players, seed=1).round
+    state = Game(rules, players=players, seed=1).round
     state.totals = totals
     state.hands = hands
     state.hv = hv
@@ -176,6 +178,15 @@ def test_utility_of_a_knock_out_and_of_the_game_end() -> None:
     shares = [_utility(state, p, strength) for p in (0, 2)]
     assert sum(shares) == pytest.approx(VALUE_SCALE)
     assert shares[0] > shares[1]  # 10 points against 79
+
+
+def test_utility_of_a_round_ending_in_a_tie_break() -> None:
+    strength = default_win_model().table(200)
+    # seat 0 calls with 0 (a joker); seat 2 ties him on 50 and seat 1 goes over the limit
+    hands = [1 << 104, 1 << 9 | 1 << 10, 1 << 17 | 1 << 18, 1 << 21 | 1 << 22]
+    state = _called(4, [50, 195, 40, 60], hands, [0, 20, 10, 14], "standard(end_mode=first_over_limit)")
+    assert state.result is not None and state.result.tiebreak == (0, 2)
+    assert [_utility(state, p, strength) for p in range(4)] == [VALUE_SCALE / 2, 0.0, VALUE_SCALE / 2, 0.0]
 
 
 def test_the_model_reads_a_discard_by_its_size_and_highest_card() -> None:

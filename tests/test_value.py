@@ -54,9 +54,11 @@ def test_the_table_interpolates_between_band_middles() -> None:
 @pytest.mark.parametrize(
     ("strengths", "problem"),
     [
-        ([1.0] * (BANDS - 1), "21"),
-        ([1.0] * (BANDS - 1) + [0.0], "positive"),
-        ([float("nan")] * BANDS, "finite"),
+        ([1.0] * (BANDS - 1), "21 strengths, got 20"),
+        ([1.0] * (BANDS - 1) + [0.0], "strength 20 must be positive"),
+        ([float("nan")] * BANDS, "strength 0 must be positive and finite"),
+        ([True] * BANDS, "strength 0 is not a number"),
+        (["1"] * BANDS, "strength 0 is not a number"),
     ],
 )
 def test_a_bad_model_is_named(strengths: list[float], problem: str) -> None:
@@ -99,3 +101,9 @@ def test_win_share_when_everyone_is_over_the_limit_is_even() -> None:
     assert win_share(table, [250, 260, 201], [0, 1, 2], 0) == pytest.approx(1 / 3)
     assert win_share(table, [250, 10], [0, 1], 0) == 0.0
     assert win_share(table, [250, 10], [0, 1], 1) == 1.0
+
+
+@pytest.mark.parametrize("limit", [0, -5, True, 2.5])
+def test_a_bad_score_limit_is_named(limit: object) -> None:
+    with pytest.raises(ValueError, match="score limit"):
+        default_win_model().table(limit)  # type: ignore[arg-type]

@@ -98,11 +98,13 @@ def calibrate_win_model(games: int, seed: int = 1) -> list[float]:
                 assert action is not None
                 game.apply(state.current, action)
         if not game.over:
-            continue
+            continue  # a round ran into the turn cap: no winner to learn from
         for result_index in range(len(game.results)):  # the start of every round
             totals = game.results[result_index - 1].totals if result_index else [0] * players
             out = {p for r in game.results[:result_index] for p in r.eliminated}
             active = [p for p in range(players) if p not in out]
+            if result_index and game.results[result_index - 1].tiebreak:
+                active = list(game.results[result_index - 1].tiebreak)  # only they play on
             winners = [p for p in game.winners if p in active]
             if len(active) >= 2 and winners:
                 observations.append(
@@ -129,7 +131,10 @@ def main() -> None:
     args = parser.parse_args()
     data: dict[str, object] = {}
     if args.only:
-        data = json.loads(Path(args.out).read_text(encoding="utf-8"))
+        try:
+            data = json.loads(Path(args.out).read_text(encoding="utf-8"))
+        except (OSError, ValueError) as e:
+            parser.error(f"--only keeps the rest of {args.out}, which cannot be read: {e}")
     if args.only != "win":
         counts, after_single, after_group = calibrate(args.games, args.seed)
         data["source"] = f"heuristic self-play, standard rules, {args.games} games, seed {args.seed}"

@@ -132,7 +132,12 @@ def default_model() -> HandModel:
 @cache
 def default_win_model() -> WinModel:
     """The game-value model calibrated by simulation, shipped with the package."""
-    return WinModel(_calibration()["win_strengths"])
+    strengths = _calibration().get("win_strengths")
+    if strengths is None:
+        raise ValueError(
+            "calibration.json has no win_strengths: run python -m yaniv.bots.calibrate --only win"
+        )
+    return WinModel(strengths)
 
 
 def call_success_probability(

@@ -249,8 +249,9 @@ def _utility(state: RoundState, me: int, strength: Sequence[float]) -> float:
     (:mod:`.value`, *strength* per total) from the totals after the round: a landing,
     a knock-out (mine or an opponent's), points given to the leader or to a player
     about to go out all count what they are worth for the game. A finished game
-    counts 1 for a winner (shared on a tie), 0 for the others. A playout stopped by
-    its cap is scored as if every hand had been counted.
+    counts 1 for a winner (shared on a tie), 0 for the others; a round ending in a
+    tie-break counts an equal share for each tied seat. A playout stopped by its cap
+    is scored as if every hand had been counted (without halving).
     """
     result = state.result
     totals: Sequence[int]
@@ -258,13 +259,16 @@ def _utility(state: RoundState, me: int, strength: Sequence[float]) -> float:
         totals = [t + v for t, v in zip(state.totals, state.hv, strict=True)]
     elif result.game_over:
         return VALUE_SCALE / len(result.winners) if me in result.winners else 0.0
+    elif result.tiebreak:  # only the tied seats play on for the game, on equal terms
+        return VALUE_SCALE / len(result.tiebreak) if me in result.tiebreak else 0.0
     else:
         totals = result.totals
-    return VALUE_SCALE * win_share(strength, totals, state.active, me)
+    still_in = [p for p in state.active if p not in result.eliminated] if result else state.active
+    return VALUE_SCALE * win_share(strength, totals, still_in, me)
 
 
 VALUE_SCALE = 150.0
-"""Utility of a certain game win: one unit is about one point of round score early in a game."""
+"""Utility of a certain game win (early in a game one unit is worth about 3-4 points of round score)."""
 
 
 def _apply_candidate(state: RoundState, action: Action, me: int) -> None:
@@ -400,7 +404,7 @@ CHECK_EVERY = 8
 DROP_Z = 2.0
 """Standard errors by which a candidate must trail the leader to be out."""
 INDIFFERENCE = 1.0
-"""Points (of round score) below which a difference between candidates is not worth more time."""
+"""Utility (see VALUE_SCALE) below which a difference between candidates is not worth more time."""
 
 
 def _triage(

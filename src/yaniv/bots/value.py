@@ -11,9 +11,10 @@ only on his total, and a player wins the game with probability his strength over
 sum of the active players' strengths. Strengths are tabulated per band of the total
 (5% of the score limit, so the table serves every limit) and fitted, by the MM
 algorithm for Bradley-Terry models, to who won heuristic self-play games from each
-round's totals (``python -m yaniv.bots.calibrate``). On those games the model is
-well calibrated with 2, 3 and 4 players left (predicted and observed win rates agree
-within a few points per decile; see docs/bots.md).
+round's totals (``python -m yaniv.bots.calibrate``). On other self-play games than
+those it was fitted to, it is well calibrated with 2, 3 and 4 players left (predicted
+and observed win rates agree within a few points per decile; see docs/bots.md). It is
+fitted on the standard rules only and carried to other score limits by the bands.
 """
 
 from __future__ import annotations
@@ -39,15 +40,20 @@ class WinModel:
 
     def __init__(self, strengths: Sequence[float]) -> None:
         """*strengths*[k]: the strength of a total in band k (k * 5% of the limit and up)."""
-        if len(strengths) != BANDS or not all(
-            isinstance(s, (int, float)) and s > 0 and math.isfinite(s) for s in strengths
-        ):
-            raise ValueError(f"a win model has {BANDS} positive finite strengths")
+        if len(strengths) != BANDS:
+            raise ValueError(f"a win model has {BANDS} strengths, got {len(strengths)}")
+        for k, s in enumerate(strengths):
+            if isinstance(s, bool) or not isinstance(s, (int, float)):
+                raise ValueError(f"strength {k} is not a number: {s!r}")
+            if not math.isfinite(s) or s <= 0:
+                raise ValueError(f"strength {k} must be positive and finite, got {s!r}")
         self.strengths = [float(s) for s in strengths]
         self._per_limit: dict[int, list[float]] = {}
 
     def table(self, limit: int) -> list[float]:
         """Strength of every total 0..limit for a score limit (log-linear between bands)."""
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+            raise ValueError(f"a score limit is a positive integer, got {limit!r}")
         table = self._per_limit.get(limit)
         if table is None:
             logs = [math.log(s) for s in self.strengths]
