@@ -346,7 +346,7 @@ class ExpertBot(Bot):
         :data:`CHECK_EVERY` determinizations, each candidate is tested against the
         leader on their paired differences: one that trails by more than
         :data:`DROP_Z` standard errors is out; one that cannot beat the leader by more
-        than :data:`INDIFFERENCE` points is *parked* (no more playouts, still
+        than :data:`INDIFFERENCE` (utility units) is *parked* (no more playouts, still
         eligible). The search stops when one candidate is left, so clear decisions
         (most of them) cost a fraction of the budget.
 
