@@ -263,8 +263,8 @@ def _utility(state: RoundState, me: int, strength: Sequence[float]) -> float:
         return VALUE_SCALE / len(result.tiebreak) if me in result.tiebreak else 0.0
     else:
         totals = result.totals
-    still_in = [p for p in state.active if p not in result.eliminated] if result else state.active
-    return VALUE_SCALE * win_share(strength, totals, still_in, me)
+    # a seat knocked out this round is over the limit (S14): win_share gives it nothing
+    return VALUE_SCALE * win_share(strength, totals, state.active, me)
 
 
 VALUE_SCALE = 150.0
