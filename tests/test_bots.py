@@ -12,6 +12,7 @@ from yaniv import Game, Rules
 from yaniv.actions import Action
 from yaniv.bots import LEVELS, Bot, ExpertBot, make_bot
 from yaniv.bots.base import bot_rngs
+from yaniv.bots.heuristic import STALL_RISK, STALL_TURNS, HeuristicBot
 from yaniv.bots.search import LEVELS as SEARCH_LEVELS
 from yaniv.match import play_game
 from yaniv.rules import PRESETS
@@ -118,6 +119,25 @@ def test_levels_name_real_bots() -> None:
     assert isinstance(default, ExpertBot) and default.level == SEARCH_LEVELS["default"]
     strong = make_bot(LEVELS["expert"])
     assert isinstance(strong, ExpertBot) and strong.level == SEARCH_LEVELS["strong"]
+
+
+@pytest.mark.parametrize("seed", [900025, 900030, 900067])
+def test_a_table_of_four_heuristics_never_stalls(seed: int) -> None:
+    # These deals used to end with every hand down to a card or two and nobody daring
+    # to call: the round ran into the turn cap. A seat long without a new low now
+    # accepts more Assaf risk a turn.
+    game = Game("standard", players=4, seed=seed)
+    stats = play_game(game, [make_bot("heuristic") for _ in range(4)], bot_rngs(seed, 4), turn_cap=600)
+    assert game.over and not stats.capped
+
+
+def test_the_heuristic_accepts_more_risk_the_longer_it_is_stuck() -> None:
+    game = Game("standard", players=4, seed=3)
+    view = game.round.view(game.round.current)
+    bot = HeuristicBot()
+    base = bot.risk_level(view, 5)
+    assert bot.risk_level(view, 5, STALL_TURNS) == base
+    assert bot.risk_level(view, 5, STALL_TURNS + 3) == pytest.approx(base + 3 * STALL_RISK)
 
 
 @pytest.mark.parametrize("seed", range(12))

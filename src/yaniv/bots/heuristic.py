@@ -10,7 +10,8 @@ Each turn it
   can shed next turn (kept sets and runs), its size, the chance to call next turn,
   landing on a halving score, minus a penalty for feeding a cheap card to the next
   player when he is close to calling;
-* never loops: after two turns without lowering its hand it stops taking pile cards.
+* never loops: after two turns without lowering its hand it stops taking pile cards,
+  and the longer it goes without a new low, the more Assaf risk it accepts to call.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from ..state import SeatView, meld_table
 from .base import Bot
 from .model import HandModel, default_model, stage_of
 
-__all__ = ["HeuristicBot", "Knowledge", "Weights"]
+__all__ = ["STALL_RISK", "STALL_TURNS", "HeuristicBot", "Knowledge", "Weights"]
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,12 @@ class Weights:
     """Credit for a hand whose value lands the total on a halving score."""
     risk: float = 0.3
     """Highest Assaf probability at which to call Yaniv (lowered near elimination)."""
+
+
+STALL_TURNS = 4
+"""Turns without a new low after which the heuristic accepts more Assaf risk a turn."""
+STALL_RISK = 0.1
+"""Extra Assaf risk accepted per turn past :data:`STALL_TURNS`."""
 
 
 class Knowledge:
@@ -116,8 +123,14 @@ class HeuristicBot(Bot):
             p_safe *= 1.0 - self.model.p_hand_at_most(limit, cards, seen_value, seen_count, know.stage)
         return 1.0 - p_safe
 
-    def risk_level(self, view: SeatView, value: int) -> float:
-        """The Assaf probability this seat accepts when calling now (score-aware)."""
+    def risk_level(self, view: SeatView, value: int, stuck: int = 0) -> float:
+        """The Assaf probability this seat accepts when calling now (score-aware).
+
+        *stuck*: this seat's turns without a new low this round. Past
+        :data:`STALL_TURNS` the accepted risk grows by :data:`STALL_RISK` a turn: when
+        every hand is down to a card or two nobody may dare to call, and the round
+        would go on forever.
+        """
         assert view.seat is not None
         rules = view.rules
         total = view.totals[view.seat]
@@ -129,6 +142,8 @@ class HeuristicBot(Bot):
             risk *= 1.5  # even an Assaf lands on a halving score
         if any(view.totals[p] + 10 > rules.score_limit for p in view.active if p != view.seat):
             risk *= 1.2  # a successful call may knock out a near-dead opponent
+        if stuck > STALL_TURNS:
+            risk += STALL_RISK * (stuck - STALL_TURNS)
         return risk
 
     # ----- evaluation -----
@@ -243,7 +258,7 @@ class HeuristicBot(Bot):
         value = view.hand_value
         stuck = self._stuck(view)
         can_call = any(a.type == "yaniv" for a in legal)
-        if can_call and self.assaf_probability(value, know) <= self.risk_level(view, value):
+        if can_call and self.assaf_probability(value, know) <= self.risk_level(view, value, stuck):
             return Action.yaniv()
         ranked = self.rank_turns(view, know, allow_takes=stuck < 3)
         return ranked[0][1] if ranked else rng.choice(legal)
