@@ -12,7 +12,7 @@ from yaniv import Game, Rules
 from yaniv.actions import Action
 from yaniv.bots import LEVELS, Bot, ExpertBot, make_bot
 from yaniv.bots.base import bot_rngs
-from yaniv.bots.heuristic import STALL_RISK, STALL_TURNS, HeuristicBot
+from yaniv.bots.heuristic import HeuristicBot
 from yaniv.bots.search import LEVELS as SEARCH_LEVELS
 from yaniv.match import play_game
 from yaniv.rules import PRESETS
@@ -136,8 +136,8 @@ def test_the_heuristic_accepts_more_risk_the_longer_it_is_stuck() -> None:
     view = game.round.view(game.round.current)
     bot = HeuristicBot()
     base = bot.risk_level(view, 5)
-    assert bot.risk_level(view, 5, STALL_TURNS) == base
-    assert bot.risk_level(view, 5, STALL_TURNS + 3) == pytest.approx(base + 3 * STALL_RISK)
+    assert bot.risk_level(view, 5, bot.w.stall_turns) == base
+    assert bot.risk_level(view, 5, bot.w.stall_turns + 3) == pytest.approx(base + 3 * bot.w.stall_risk)
 
 
 @pytest.mark.parametrize("seed", range(12))

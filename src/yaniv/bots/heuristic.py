@@ -28,7 +28,7 @@ from ..state import SeatView, meld_table
 from .base import Bot
 from .model import HandModel, default_model, stage_of
 
-__all__ = ["STALL_RISK", "STALL_TURNS", "HeuristicBot", "Knowledge", "Weights"]
+__all__ = ["HeuristicBot", "Knowledge", "Weights"]
 
 
 @dataclass(frozen=True)
@@ -47,12 +47,10 @@ class Weights:
     """Credit for a hand whose value lands the total on a halving score."""
     risk: float = 0.3
     """Highest Assaf probability at which to call Yaniv (lowered near elimination)."""
-
-
-STALL_TURNS = 4
-"""Turns without a new low after which the heuristic accepts more Assaf risk a turn."""
-STALL_RISK = 0.1
-"""Extra Assaf risk accepted per turn past :data:`STALL_TURNS`."""
+    stall_turns: int = 4
+    """Turns without a new low after which it accepts more Assaf risk a turn (no stalls)."""
+    stall_risk: float = 0.1
+    """Extra Assaf risk accepted per turn past ``stall_turns``."""
 
 
 class Knowledge:
@@ -127,7 +125,7 @@ class HeuristicBot(Bot):
         """The Assaf probability this seat accepts when calling now (score-aware).
 
         *stuck*: this seat's turns without a new low this round. Past
-        :data:`STALL_TURNS` the accepted risk grows by :data:`STALL_RISK` a turn: when
+        ``Weights.stall_turns`` the accepted risk grows by ``Weights.stall_risk`` a turn: when
         every hand is down to a card or two nobody may dare to call, and the round
         would go on forever.
         """
@@ -142,8 +140,8 @@ class HeuristicBot(Bot):
             risk *= 1.5  # even an Assaf lands on a halving score
         if any(view.totals[p] + 10 > rules.score_limit for p in view.active if p != view.seat):
             risk *= 1.2  # a successful call may knock out a near-dead opponent
-        if stuck > STALL_TURNS:
-            risk += STALL_RISK * (stuck - STALL_TURNS)
+        if stuck > self.w.stall_turns:
+            risk += self.w.stall_risk * (stuck - self.w.stall_turns)
         return risk
 
     # ----- evaluation -----
