@@ -10,7 +10,7 @@ Each turn it
   can shed next turn (kept sets and runs), its size, the chance to call next turn,
   landing on a halving score, minus a penalty for feeding a cheap card to the next
   player when he is close to calling;
-* never loops: after two turns without lowering its hand it stops taking pile cards,
+* never loops: after three turns without a new low it stops taking pile cards,
   and the longer it goes without a new low, the more Assaf risk it accepts to call.
 """
 
@@ -47,6 +47,8 @@ class Weights:
     """Credit for a hand whose value lands the total on a halving score."""
     risk: float = 0.3
     """Highest Assaf probability at which to call Yaniv (lowered near elimination)."""
+    take_stuck_turns: int = 3
+    """Turns without a new low after which it takes no pile cards until it makes one (no loops)."""
     stall_turns: int = 4
     """Turns without a new low after which it accepts more Assaf risk a turn (no stalls)."""
     stall_risk: float = 0.1
@@ -258,7 +260,7 @@ class HeuristicBot(Bot):
         can_call = any(a.type == "yaniv" for a in legal)
         if can_call and self.assaf_probability(value, know) <= self.risk_level(view, value, stuck):
             return Action.yaniv()
-        ranked = self.rank_turns(view, know, allow_takes=stuck < 3)
+        ranked = self.rank_turns(view, know, allow_takes=stuck < self.w.take_stuck_turns)
         return ranked[0][1] if ranked else rng.choice(legal)
 
     def rank_turns(

@@ -305,11 +305,11 @@ class ExpertBot(Bot):
         self.model = model or default_model()
         self.win_model = win_model or default_win_model()
         self.heuristic = HeuristicBot(model=self.model)
-        self.call_by_heuristic = False
 
     def candidates(self, view: SeatView, know: Knowledge, rng: random.Random) -> list[Action]:
         """The heuristic's best turns, plus Yaniv when allowed."""
-        ranked = self.heuristic.rank_turns(view, know, allow_takes=self.heuristic._stuck(view) < 3)
+        h = self.heuristic
+        ranked = h.rank_turns(view, know, allow_takes=h._stuck(view) < h.w.take_stuck_turns)
         out = [a for _, a in ranked[: self.level.candidates]]
         if any(a.type == "yaniv" for a in view.legal):
             out.insert(0, Action.yaniv())
@@ -321,13 +321,7 @@ class ExpertBot(Bot):
         if not legal or legal[0].type == "slap" or view.phase == "after_discard":
             return self.heuristic.act(view, rng)
         know = Knowledge(view)
-        if self.call_by_heuristic:
-            first = self.heuristic.act(view, rng)
-            if first is not None and first.type == "yaniv":
-                return first
-            cands = [a for a in self.candidates(view, know, rng) if a.type != "yaniv"]
-        else:
-            cands = self.candidates(view, know, rng)
+        cands = self.candidates(view, know, rng)
         if len(cands) <= 1:
             return cands[0] if cands else self.heuristic.act(view, rng)
         return self.search(view, cands, rng, lambda r: determinize(view, r, self.model, know.stage))
