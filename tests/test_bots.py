@@ -12,7 +12,7 @@ from yaniv import Game, Rules
 from yaniv.actions import Action
 from yaniv.bots import LEVELS, Bot, ExpertBot, make_bot
 from yaniv.bots.base import bot_rngs
-from yaniv.bots.heuristic import HeuristicBot
+from yaniv.bots.heuristic import HeuristicBot, Weights
 from yaniv.bots.search import LEVELS as SEARCH_LEVELS
 from yaniv.match import play_game
 from yaniv.rules import PRESETS
@@ -147,3 +147,26 @@ def test_heuristic_pairs_never_stall(seed: int) -> None:
         game = Game("finnish", players=2, seed=seed)
         stats = play_game(game, [make_bot(b) for b in lineup], bot_rngs(seed, 2), turn_cap=600)
         assert not stats.capped, lineup
+
+
+def test_a_heuristic_stuck_for_take_stuck_turns_takes_no_pile_cards() -> None:
+    # Weights.take_stuck_turns: with 0 it is "stuck" from its first turn and never takes
+    # from the pile; with the default it does take in the same games.
+    def takes(weights: Weights) -> int:
+        count = 0
+        for seed in range(3):
+            game = Game("standard", players=2, seed=seed)
+            bot = HeuristicBot(weights)
+            rng = random.Random(seed)
+            while not game.over and game.round.turns < 200:
+                state = game.round
+                action = bot.act(state.view(state.current), rng)
+                assert action is not None
+                count += action.type == "turn" and action.card is not None
+                game.apply(state.current, action)
+                if state.is_over and not game.over:
+                    game.next_round()
+        return count
+
+    assert takes(Weights(take_stuck_turns=0)) == 0
+    assert takes(Weights()) > 0
