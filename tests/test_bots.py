@@ -152,21 +152,21 @@ def test_heuristic_pairs_never_stall(seed: int) -> None:
 def test_a_heuristic_stuck_for_take_stuck_turns_takes_no_pile_cards() -> None:
     # Weights.take_stuck_turns: with 0 it is "stuck" from its first turn and never takes
     # from the pile; with the default it does take in the same games.
+    class Counting(HeuristicBot):
+        takes = 0
+
+        def act(self, view: SeatView, rng: random.Random) -> Action | None:
+            action = super().act(view, rng)
+            if action is not None and action.type == "turn" and action.card is not None:
+                Counting.takes += 1
+            return action
+
     def takes(weights: Weights) -> int:
-        count = 0
+        Counting.takes = 0
         for seed in range(3):
             game = Game("standard", players=2, seed=seed)
-            bot = HeuristicBot(weights)
-            rng = random.Random(seed)
-            while not game.over and game.round.turns < 200:
-                state = game.round
-                action = bot.act(state.view(state.current), rng)
-                assert action is not None
-                count += action.type == "turn" and action.card is not None
-                game.apply(state.current, action)
-                if state.is_over and not game.over:
-                    game.next_round()
-        return count
+            play_game(game, [Counting(weights), Counting(weights)], bot_rngs(seed, 2), turn_cap=300)
+        return Counting.takes
 
     assert takes(Weights(take_stuck_turns=0)) == 0
     assert takes(Weights()) > 0
