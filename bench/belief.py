@@ -27,8 +27,8 @@ import math
 import random
 import sys
 
-from yaniv.bots.heuristic import HeuristicBot, Knowledge
-from yaniv.bots.model import default_model
+from yaniv.bots.heuristic import HeuristicBot
+from yaniv.bots.model import default_model, stage_of
 from yaniv.bots.search import determinize
 from yaniv.game import Game
 from yaniv.match import bot_rngs
@@ -56,7 +56,7 @@ def collect(games: int, seed: int, samples: int) -> tuple[list[tuple[float, bool
             if view.phase == "turn_start" and any(a.type == "yaniv" for a in view.legal):
                 mine = state.hv[seat]
                 others = [p for p in view.active if p != seat]
-                stage = Knowledge(view).stage
+                stage = stage_of(view.turns, len(view.active))
                 rng = random.Random(f"{seed + i}-{state.turns}")
                 hits = 0
                 for _ in range(samples):
