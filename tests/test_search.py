@@ -9,6 +9,7 @@ import pytest
 from yaniv import Game
 from yaniv.bots import make_bot
 from yaniv.bots.base import bot_rngs
+from yaniv.bots.heuristic import HeuristicBot
 from yaniv.bots.model import HandModel, default_model, default_win_model
 from yaniv.bots.search import (
     INDIFFERENCE,
@@ -18,6 +19,7 @@ from yaniv.bots.search import (
     _utility,
     _weighted_order,
     determinize,
+    playout,
 )
 from yaniv.state import RoundState, SeatView
 
@@ -59,6 +61,7 @@ def test_determinizations_agree_with_everything_the_seat_knows(spec: str, player
             for p in view.active:
                 assert sample.hands[p].bit_count() == state.hands[p].bit_count()
                 assert sample.hands[p] & state.seen[p] == state.seen[p]
+                assert sample.seen[p] == state.seen[p]  # the playouts' callers read them
             assert sample.pile == state.pile
             assert len(sample.stock) == len(state.stock)
             # every physical card is in exactly one place
@@ -198,3 +201,24 @@ def test_the_model_reads_a_discard_by_its_size_and_highest_card() -> None:
     assert HandModel(model.card_distribution).after_discard([4]) is None
     with pytest.raises(ValueError, match="after_group"):
         HandModel(model.card_distribution, None, [[1.0] * 11] * 3)
+
+
+@pytest.mark.parametrize(("spec", "players"), [("standard", 4), ("standard", 2), ("finnish", 3)])
+def test_the_playouts_call_yaniv_exactly_when_the_heuristic_would(spec: str, players: int) -> None:
+    # the same model (hand sizes, seen cards, stage) and the same score-aware risk
+    # level; the heuristic's stall allowance aside (a fresh heuristic has not stalled)
+    model = default_model()
+    calls = checked = 0
+    for seed in range(3):
+        for state, view in views_along_a_game(spec, players, seed=seed, limit=400):
+            if not any(a.type == "yaniv" for a in view.legal):
+                continue
+            judge = HeuristicBot(model=model)
+            heuristic_calls = judge.act(view, random.Random(0)).type == "yaniv"  # type: ignore[union-attr]
+            s = state.copy()
+            playout(s, model)
+            playout_calls = s.result is not None and s.turns == state.turns + 1  # its first move
+            assert playout_calls == heuristic_calls
+            calls += heuristic_calls
+            checked += 1
+    assert checked > 50 and 0 < calls < checked

@@ -28,7 +28,7 @@ from ..state import SeatView, meld_table
 from .base import Bot
 from .model import HandModel, default_model, stage_of
 
-__all__ = ["HeuristicBot", "Knowledge", "Weights"]
+__all__ = ["HeuristicBot", "Knowledge", "Weights", "call_risk"]
 
 
 @dataclass(frozen=True)
@@ -53,6 +53,26 @@ class Weights:
     """Turns without a new low after which it accepts more Assaf risk a turn (no stalls)."""
     stall_risk: float = 0.1
     """Extra Assaf risk accepted per turn past ``stall_turns``."""
+
+
+def call_risk(
+    rules: Rules, totals: Sequence[int], active: Sequence[int], seat: int, value: int, risk: float
+) -> float:
+    """The Assaf risk *seat* accepts to call Yaniv with *value*: *risk*, score-aware.
+
+    ×0.4 when an Assaf would eliminate it, ×1.5 when even an Assaf lands on a halving
+    score, ×1.2 when a successful call may knock out an opponent close to the limit.
+    The heuristic uses it, and so do the expert's playouts.
+    """
+    total = totals[seat]
+    penalty = rules.assaf_penalty + (value if rules.assaf_penalty_adds_hand else 0)
+    if total + penalty > rules.score_limit:
+        risk *= 0.4  # an Assaf would eliminate it
+    elif total + penalty in rules.halving_scores:
+        risk *= 1.5  # even an Assaf lands on a halving score
+    if any(totals[p] + 10 > rules.score_limit for p in active if p != seat):
+        risk *= 1.2  # a successful call may knock out a near-dead opponent
+    return risk
 
 
 class Knowledge:
@@ -132,16 +152,7 @@ class HeuristicBot(Bot):
         would go on forever.
         """
         assert view.seat is not None
-        rules = view.rules
-        total = view.totals[view.seat]
-        penalty = rules.assaf_penalty + (value if rules.assaf_penalty_adds_hand else 0)
-        risk = self.w.risk
-        if total + penalty > rules.score_limit:
-            risk *= 0.4  # an Assaf would eliminate us
-        elif total + penalty in rules.halving_scores:
-            risk *= 1.5  # even an Assaf lands on a halving score
-        if any(view.totals[p] + 10 > rules.score_limit for p in view.active if p != view.seat):
-            risk *= 1.2  # a successful call may knock out a near-dead opponent
+        risk = call_risk(view.rules, view.totals, view.active, view.seat, value, self.w.risk)
         if stuck > self.w.stall_turns:
             risk += self.w.stall_risk * (stuck - self.w.stall_turns)
         return risk

@@ -34,7 +34,7 @@ from ..cards import KIND, RANK, SUIT, deck
 from ..rules import Rules
 from ..state import AFTER_DISCARD, RoundState, SeatView
 from .base import Bot
-from .heuristic import HeuristicBot, Knowledge, _held_all
+from .heuristic import HeuristicBot, Knowledge, _held_all, call_risk
 from .model import HandModel, default_model, default_win_model
 from .value import WinModel, win_share
 
@@ -104,30 +104,50 @@ def playout(state: RoundState, model: HandModel, risk: float = 0.3, cap: int = 4
 
     Everyone throws his most valuable discard, takes a pile card only if it is worth
     less than what he threw and is low (3 or less) or pairs with a card he holds, and
-    calls Yaniv like the heuristic does: when the calibrated model, seeing only hand
-    sizes, puts the Assaf risk at *risk* or less.
+    calls Yaniv exactly when the heuristic would (short of its stall allowance): when
+    the calibrated model, from the hand sizes, the cards each opponent was seen taking
+    and the stage of the round, puts the Assaf risk at or below *risk*, made
+    score-aware by :func:`.heuristic.call_risk`.
     """
     values = state._values
-    thr = state.rules.threshold
+    rules = state.rules
+    thr = rules.threshold
+    tie = 0 if rules.assaf_on_tie else 1
     hv = state.hv
     hands = state.hands
+    seen = state.seen
     cdf = model.cdf
     players = len(state.active)
     same_rank = _SAME_RANK
-    best_of = _BEST_DISCARD.get(state.rules)
+    best_of = _BEST_DISCARD.get(rules)
     if best_of is None:
-        best_of = _BEST_DISCARD[state.rules] = {}
+        best_of = _BEST_DISCARD[rules] = {}
     while state.phase != 3:
         seat = state.current
         v = hv[seat]
         if v <= thr:
+            # the heuristic's call: the model's Assaf risk from the hand sizes and the
+            # cards each opponent was seen taking, against its score-aware risk level
             table = cdf[min(state.turns // players, len(cdf) - 1)]
             safe = 1.0
             for p in state.active:
                 if p != seat:
-                    row = table[min(hands[p].bit_count(), len(table) - 1)]
-                    safe *= 1.0 - (row[v] if v < len(row) else 1.0)
-            if safe >= 1.0 - risk:
+                    x = v - tie
+                    hidden = hands[p].bit_count()
+                    m = seen[p]
+                    while m:
+                        low = m & -m
+                        x -= values[low.bit_length() - 1]
+                        hidden -= 1
+                        m ^= low
+                    if x < 0:
+                        continue
+                    if hidden <= 0:
+                        safe = 0.0
+                        break
+                    row = table[min(hidden, len(table) - 1)]
+                    safe *= 1.0 - (row[x] if x < len(row) else 1.0)
+            if 1.0 - safe <= call_risk(rules, state.totals, state.active, seat, v, risk):
                 state.fast_yaniv()
                 return
         mask = hands[seat]
@@ -220,6 +240,9 @@ def determinize(view: SeatView, rng: random.Random, model: HandModel, stage: int
         shuffler=rng,
     )
     state.turns = view.turns
+    for p, cards in enumerate(view.seen):
+        for card in cards:
+            state.seen[p] |= 1 << int(card)
     if view.phase == "after_discard":
         state.phase = AFTER_DISCARD
     return state
