@@ -34,7 +34,7 @@ from ..cards import KIND, RANK, SUIT, deck
 from ..rules import Rules
 from ..state import AFTER_DISCARD, RoundState, SeatView
 from .base import Bot
-from .heuristic import HeuristicBot, Knowledge, _held_all, call_risk
+from .heuristic import HeuristicBot, Knowledge, call_risk
 from .model import HandModel, default_model, default_win_model
 from .value import WinModel, win_share
 
@@ -104,10 +104,10 @@ def playout(state: RoundState, model: HandModel, risk: float = 0.3, cap: int = 4
 
     Everyone throws his most valuable discard, takes a pile card only if it is worth
     less than what he threw and is low (3 or less) or pairs with a card he holds, and
-    calls Yaniv exactly when the heuristic would (short of its stall allowance): when
-    the calibrated model, from the hand sizes, the cards each opponent was seen taking
-    and the stage of the round, puts the Assaf risk at or below *risk*, made
-    score-aware by :func:`.heuristic.call_risk`.
+    calls Yaniv exactly when the heuristic would at the default *risk* (short of its
+    stall allowance): when the calibrated model, from the hand sizes, the cards each
+    opponent was seen taking and the stage of the round, puts the Assaf risk at or
+    below *risk*, made score-aware by :func:`.heuristic.call_risk`.
     """
     values = state._values
     rules = state.rules
@@ -300,7 +300,9 @@ def _apply_candidate(state: RoundState, action: Action, me: int) -> None:
         state.fast_yaniv()
         return
     if action.type == "turn":
-        state.fast_discard(tuple(_held_all(state.hands[me], action.cards)))
+        # the engine's choice of copies: the one nobody saw taken goes first, so the
+        # cards left seen in the hand are the ones the opponents would count
+        state.fast_discard(state._physical(me, [int(c) for c in action.cards]))
         if action.card is None:
             if state.stock:
                 state.fast_draw()
