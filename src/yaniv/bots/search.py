@@ -128,6 +128,8 @@ def playout(state: RoundState, model: HandModel, risk: float = 0.3, cap: int = 4
         if v <= thr:
             # the heuristic's call: the model's Assaf risk from the hand sizes and the
             # cards each opponent was seen taking, against its score-aware risk level
+            # (HandModel.p_hand_at_most inlined: this runs at every playout turn; a
+            # test pins it to the heuristic's decision)
             table = cdf[min(state.turns // players, len(cdf) - 1)]
             safe = 1.0
             for p in state.active:
