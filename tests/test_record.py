@@ -12,12 +12,14 @@ from yaniv import Game, RecordError
 from yaniv.bots import make_bot
 from yaniv.events import redact
 from yaniv.match import bot_rngs, play_game
-from yaniv.record import check, read_record, replay, write_record
+from yaniv.record import RecordWriter, check, read_record, replay, write_record
 from yaniv.rules import PRESETS
 
 
 def played(rules: str = "standard", players: int = 3, seed: int = 5, record: str | None = None) -> Game:
-    game = Game(rules, players=players, seed=seed, record=record)
+    game = Game(rules, players=players, seed=seed)
+    if record is not None:
+        game.subscribe(RecordWriter.create(record), replay=True)
     bots = [make_bot("greedy" if p % 2 else "random") for p in range(players)]
     play_game(game, bots, bot_rngs(seed, players))
     game.close()
@@ -40,7 +42,8 @@ def test_replay_reproduces_every_preset(preset: str) -> None:
 
 def test_record_written_during_play(tmp_path: Path) -> None:
     path = tmp_path / "g.jsonl"
-    game = Game("standard", players=2, seed=3, record=str(path))
+    game = Game("standard", players=2, seed=3)
+    game.subscribe(RecordWriter.create(str(path)), replay=True)
     # the header and the deal are on disk before anyone acts
     lines = path.read_text().splitlines()
     assert [json.loads(x)["type"] for x in lines] == ["header", "deal"]
@@ -148,22 +151,19 @@ def test_replay_steps_yield_the_game_after_every_line(tmp_path: Path) -> None:
 
 
 def test_resume_goes_on_appending_to_the_same_file(tmp_path: Path) -> None:
-    from yaniv.match import decide
     from yaniv.record import resume
+    from yaniv.table import Table
 
     path = tmp_path / "g.jsonl"
-    game = Game("standard(quick_discard=same_rank)", players=3, seed=5, record=str(path))
+    game = Game("standard(quick_discard=same_rank)", players=3, seed=5)
+    game.subscribe(RecordWriter.create(str(path)), replay=True)
     bots = [make_bot("greedy")] * 3
     rngs = bot_rngs(5, 3)
+    table = Table(game, bots, rngs=rngs)
     while game.round_no < 3:  # stop in the middle of round 3
-        state = game.round
-        if state.is_over:
-            game.next_round()
-            continue
-        game.apply(state.current, decide(bots[state.current], state, state.current, rngs[state.current]))
+        assert table.step() is not None
     for _ in range(5):
-        state = game.round
-        game.apply(state.current, decide(bots[state.current], state, state.current, rngs[state.current]))
+        assert table.step() is not None
     game.close()
     before = path.read_text().splitlines()
     again = resume(path)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
-from typing import IO, Any
+from typing import Any
 
 from .actions import Action
 from .cards import CARDS, KIND, cards_of_mask, deck
@@ -19,21 +19,31 @@ from .rules import Rules
 from .scoring import RoundResult, clockwise_from
 from .state import RoundState, Shuffler
 
-__all__ = ["RECORD_FORMAT", "RECORD_VERSION", "Game"]
+__all__ = ["RECORD_FORMAT", "RECORD_VERSION", "Game", "Observer"]
 
 RECORD_FORMAT = "yaniv-record"
 """The ``format`` field of every record header."""
 RECORD_VERSION = 1
 """The record format version written by this engine."""
 
+Observer = Callable[[Sequence[dict[str, Any]]], None]
+"""Gets the events a change of the game added (header first on the first call)."""
+
+_STATE_EVENTS = frozenset(
+    {"header", "deal", "discard", "draw", "take", "swap", "slap", "reshuffle", "yaniv", "false_yaniv",
+     "asef", "showdown", "round_end", "game_end"}
+)  # fmt: skip
+
 
 class Game:
     """A seeded game of Yaniv from the first deal to its winners (RULES.md S3–S16).
 
-    ``game.round`` is the current :class:`RoundState`. Play with :meth:`apply`; when a
-    round ends (``game.round.result`` set) call :meth:`next_round` unless
-    ``game.over``. Every event goes to ``game.events`` (a full record, header first)
-    and, if *record* is given, to that JSON Lines file as it happens.
+    ``game.round`` is the current :class:`RoundState`. Play with :meth:`apply` (or
+    through a :class:`yaniv.table.Table`); when a round ends (``game.round.result``
+    set) call :meth:`next_round` unless ``game.over``. Every event goes to
+    ``game.events`` (a full record, header first); observers added with
+    :meth:`subscribe` (a :class:`yaniv.record.RecordWriter`, say) get the new events
+    after every change.
     """
 
     def __init__(
@@ -44,7 +54,6 @@ class Game:
         dealer: int = 0,
         names: Sequence[str] | None = None,
         *,
-        record: str | IO[str] | None = None,
         _deals: Callable[[int], dict[str, Any]] | None = None,
         _shufflers: Callable[[int], Shuffler] | None = None,
     ) -> None:
@@ -74,25 +83,19 @@ class Game:
         self.rng = random.Random(seed)
         self.decks = self.rules.decks_for(players)
         self.names = list(names) if names is not None else None
-        self.totals = [0] * players
+        self._totals = [0] * players
         self.out: list[int] = []
         self.dealer = dealer
         self.round_no = 0
-        self.over = False
-        self.winners: tuple[int, ...] = ()
+        self._over = False
+        self._winners: tuple[int, ...] = ()
         self.results: list[RoundResult] = []
+        self._settled = 0  # the last round number whose result is in totals and results
         self._deals = _deals
         self._shufflers = _shufflers
-        self._sink: IO[str] | None = None
-        self._own_sink = False
+        self._observers: list[Observer] = []
         self._flushed = 0
         self.events: list[dict[str, Any]] = [self._header()]
-        if record is not None:
-            if isinstance(record, str):
-                self._sink = open(record, "w", encoding="utf-8")  # noqa: SIM115 - closed at game end
-                self._own_sink = True
-            else:
-                self._sink = record
         if _deals is not None:
             starter = _deals(1)["starter"]
         elif self.rules.first_starter == "random":
@@ -101,6 +104,37 @@ class Game:
             starter = (dealer + 1) % players
         self.round: RoundState = self._start_round(starter, ())
         self._flush()
+
+    # ----- the game's standing (settled from the round whenever it has ended) -----
+
+    @property
+    def over(self) -> bool:
+        """Whether the game has ended (S16)."""
+        self._settle()
+        return self._over
+
+    @property
+    def totals(self) -> list[int]:
+        """Every seat's running total, the current round's result included once it has ended."""
+        self._settle()
+        return self._totals
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The winners once the game is over (empty before)."""
+        self._settle()
+        return self._winners
+
+    def _settle(self) -> None:
+        """Take in the current round's result if it ended outside :meth:`apply`.
+
+        A round changed directly (``game.round.apply``) can end without the game being
+        told; its scores must still count, exactly once.
+        """
+        if self._settled < self.round_no:
+            result = self.round.result
+            if result is not None:
+                self._end_round(result)
 
     def _header(self) -> dict[str, Any]:
         return {
@@ -135,7 +169,7 @@ class Game:
             stock,
             pile,
             starter,
-            totals=self.totals,
+            totals=self._totals,
             eliminated=eliminated,
             dealer=self.dealer,
             names=self.names,
@@ -181,7 +215,7 @@ class Game:
         result = self.round.result
         if result is None:
             raise IllegalActionError("the round is still being played")
-        if self.over:
+        if self.over:  # settles a round that ended outside apply()
             raise IllegalActionError("the game is over")
         assert result.next_starter is not None
         seats = list(result.tiebreak) or [p for p in range(self.n) if p not in self.out]
@@ -197,67 +231,74 @@ class Game:
         if self.over:
             raise IllegalActionError("the game is over")
         result = self.round.apply(seat, action)
-        if result is not None:
-            self._end_round(result)
+        self._settle()
         self._flush()
         return result
 
+    def note(self, event: dict[str, Any]) -> None:
+        """Add an event that changes no state (a table's ``timeout``) to the record."""
+        if not isinstance(event.get("type"), str) or event["type"] in _STATE_EVENTS:
+            raise ValueError(f"a note is an event that changes no state, not {event.get('type')!r}")
+        self.events.append(dict(event))
+        self._flush()
+
     def _end_round(self, result: RoundResult) -> None:
+        self._settled = self.round_no
         self.results.append(result)
-        self.totals = list(result.totals)
+        self._totals = list(result.totals)
         for p in result.eliminated:
             if p not in self.out:
                 self.out.append(p)
         if result.game_over:
-            self.over = True
-            self.winners = result.winners
+            self._over = True
+            self._winners = result.winners
             self.events.append(
-                {"type": "game_end", "winners": list(result.winners), "totals": list(self.totals)}
+                {"type": "game_end", "winners": list(result.winners), "totals": list(self._totals)}
             )
 
+    def subscribe(self, observer: Observer, *, replay: bool = False) -> None:
+        """Give *observer* the new events after every change (all so far too, with *replay*)."""
+        self._observers.append(observer)
+        if replay:
+            observer(self.events[:self._flushed])
+
+    def unsubscribe(self, observer: Observer) -> None:
+        """Stop giving *observer* events."""
+        self._observers = [o for o in self._observers if o is not observer]
+
     def _flush(self) -> None:
-        if self._sink is None:
-            return
-        import json
-
-        for event in self.events[self._flushed :]:
-            self._sink.write(json.dumps(event, separators=(",", ":")) + "\n")
-        self._sink.flush()
+        """Hand the events since the last flush to every observer."""
+        self._settle()
+        new = self.events[self._flushed :]
         self._flushed = len(self.events)
-        if self.over and self._own_sink:
-            self._sink.close()
-            self._sink = None
+        if new:
+            for observer in list(self._observers):
+                observer(new)
 
-    def resume(self, record: str | IO[str] | None = None) -> None:
+    def resume(self) -> None:
         """Go on with a game rebuilt from its record by :func:`yaniv.record.replay`.
 
         The rounds to come are dealt, and the stock reshuffled, by the game's own RNG
         instead of the record, reseeded from the seed and the number of events so far:
         the continuation is reproducible and never deals the recorded hands again.
-        *record* is the file that holds the record so far (a path, opened for appending,
-        or an open text file): the events to come are written after it, once each.
+        Observers subscribed afterwards get only the events to come.
         """
         if self.over:
             raise IllegalActionError("the game is over")
-        self.close()
         self.rng = random.Random(f"{self.seed}-resumed-{len(self.events)}")
         self._deals = None
         self._shufflers = None
         if not self.round.is_over:
             self.round.shuffler = self.rng
         self._flushed = len(self.events)
-        if isinstance(record, str):
-            self._sink = open(record, "a", encoding="utf-8")  # noqa: SIM115 - closed at game end
-            self._own_sink = True
-        elif record is not None:
-            self._sink = record
-            self._own_sink = False
 
     def close(self) -> None:
-        """Close the record file if the game opened it."""
-        if self._sink is not None and self._own_sink:
-            self._sink.close()
-        self._sink = None
+        """Close every observer that can be closed (a record file) and stop sending it events."""
+        observers, self._observers = self._observers, []
+        for observer in observers:
+            close = getattr(observer, "close", None)
+            if close is not None:
+                close()
 
     def seat_events(self, seat: int | None) -> list[dict[str, Any]]:
         """The whole game's events as *seat* may see them (a seat's redacted record)."""

@@ -12,7 +12,7 @@ can be read and shown, not replayed.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -22,9 +22,92 @@ from .errors import RecordError, YanivError
 from .game import RECORD_FORMAT, RECORD_VERSION, Game
 from .rules import Rules
 
-__all__ = ["ScriptedShuffler", "check", "read_record", "replay", "replay_steps", "resume", "write_record"]
+__all__ = [
+    "RecordWriter",
+    "ScriptedShuffler",
+    "check",
+    "read_record",
+    "replay",
+    "replay_steps",
+    "resume",
+    "write_record",
+]
 
 _ACTIONS = {"discard", "draw", "take", "swap", "slap", "yaniv", "false_yaniv", "asef"}
+_NOTES = {"timeout"}  # events that change no state (Game.note): replayed as they are
+
+
+class RecordWriter:
+    """Writes a game's record as it is played: an observer of :meth:`Game.subscribe`.
+
+    ``RecordWriter.create(path)`` makes a new file and refuses an existing one (a record
+    is never overwritten); ``RecordWriter.append(path)`` continues an unfinished one.
+    Either holds an exclusive lock on the file while it is open, so two programs never
+    interleave their lines in one record (the second gets a :class:`RecordError`). The
+    file is flushed after every change and closed at the game's end or :meth:`close`.
+    """
+
+    def __init__(self, out: IO[str], path: str | None = None, *, own: bool = True) -> None:
+        """Write to the open text file *out* (closed by :meth:`close` when *own*)."""
+        self.out: IO[str] | None = out
+        self.path = path
+        self.own = own
+
+    @classmethod
+    def create(cls, path: str | Path) -> RecordWriter:
+        """A writer of a new record file; :class:`RecordError` if it exists or cannot be made."""
+        try:
+            out = open(path, "x", encoding="utf-8")  # noqa: SIM115 - closed at game end
+        except FileExistsError:
+            raise RecordError(f"{path} exists: a record is never overwritten; choose another file") from None
+        except OSError as e:
+            raise RecordError(f"cannot write record {path}: {e.strerror or e}") from None
+        return cls._locked(out, str(path))
+
+    @classmethod
+    def append(cls, path: str | Path) -> RecordWriter:
+        """A writer that continues the record in *path*; :class:`RecordError` if it is in use."""
+        try:
+            out = open(path, "a", encoding="utf-8")  # noqa: SIM115 - closed at game end
+        except OSError as e:
+            raise RecordError(f"cannot write record {path}: {e.strerror or e}") from None
+        return cls._locked(out, str(path))
+
+    @classmethod
+    def _locked(cls, out: IO[str], path: str) -> RecordWriter:
+        try:
+            import fcntl
+        except ImportError:  # not on this system: no lock, as before
+            return cls(out, path)
+        try:
+            fcntl.flock(out.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            out.close()
+            raise RecordError(
+                f"{path} is being played in another window; finish or quit that game first"
+            ) from None
+        return cls(out, path)
+
+    def __call__(self, events: Sequence[dict[str, Any]]) -> None:
+        """Write *events* as JSON Lines and flush; close after the game's end."""
+        out = self.out
+        if out is None:
+            return
+        out.write("".join(json.dumps(e, separators=(",", ":")) + "\n" for e in events))
+        out.flush()
+        if events and events[-1].get("type") == "game_end":
+            self.close()
+
+    def close(self) -> None:
+        """Close the file (the lock goes with it)."""
+        out, self.out = self.out, None
+        if out is not None and self.own:
+            out.close()
+
+    @property
+    def closed(self) -> bool:
+        """Whether nothing more will be written."""
+        return self.out is None
 
 
 def write_record(events: Iterable[dict[str, Any]], out: str | Path | IO[str]) -> None:
@@ -171,6 +254,8 @@ def replay_steps(events: list[dict[str, Any]]) -> Iterator[tuple[Game, dict[str,
                 game.next_round()
             elif kind in _ACTIONS:
                 game.apply(e["seat"], _action_of(e))
+            elif kind in _NOTES:
+                game.note(_comparable(e))
         except (YanivError, KeyError, TypeError, ValueError) as err:
             raise RecordError(f"line {line}: {kind} does not follow: {err}") from None
         if produced >= len(game.events):
@@ -191,12 +276,15 @@ def resume(path: str | Path) -> Game:
     """Rebuild the unfinished game recorded in *path* and keep recording into that file.
 
     The record is read and replayed (a :class:`RecordError` names a bad line); the game
-    then goes on as described at :meth:`Game.resume`, appending its events to *path*.
+    then goes on as described at :meth:`Game.resume`, appending its events to *path*
+    (a :class:`RecordWriter` holding the file's lock: a game resumed twice at once is
+    refused the second time).
     """
     game = replay(read_record(path))
     if game.over:
         raise RecordError(f"{path}: the game is over; there is nothing to resume")
-    game.resume(str(path))
+    game.resume()
+    game.subscribe(RecordWriter.append(path))
     return game
 
 

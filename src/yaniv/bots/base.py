@@ -6,14 +6,10 @@ import random
 from abc import ABC, abstractmethod
 
 from ..actions import Action
-from ..state import SeatView
+from ..state import RoundState, SeatView
+from ..table import player_rngs as bot_rngs
 
 __all__ = ["Bot", "bot_rngs"]
-
-
-def bot_rngs(seed: int | None, seats: int) -> list[random.Random]:
-    """One independent, reproducible RNG per seat."""
-    return [random.Random(f"{seed}-{seat}") for seat in range(seats)]
 
 
 class Bot(ABC):
@@ -24,6 +20,12 @@ class Bot(ABC):
     """
 
     name: str = "bot"
+    sees_all: bool = False
+    """Whether the table asks this bot with the full state (:meth:`act_full`): analysis bots only."""
+
+    def act_full(self, state: RoundState, seat: int, rng: random.Random) -> Action | None:
+        """The action with every hand in sight; only bots with ``sees_all`` are asked this way."""
+        return self.act(state.view(seat), rng)
 
     @abstractmethod
     def act(self, view: SeatView, rng: random.Random) -> Action | None:

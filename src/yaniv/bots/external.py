@@ -38,9 +38,9 @@ from pathlib import Path
 from typing import IO, Any
 
 from ..actions import Action
-from ..cards import KIND, Card
 from ..errors import InvalidNotationError
 from ..events import redact
+from ..intent import legal_match
 from ..rules import Rules
 from ..state import SeatView
 from . import BOTS
@@ -428,50 +428,3 @@ class _BadAnswer(Exception):
 
 
 _NOT_JSON = object()
-
-
-def legal_match(view: SeatView, action: Action) -> Action | None:
-    """The engine's legal action (with the seat's own physical cards) *action* names, or None.
-
-    Actions are compared by notation. A set may be laid in any order; a compound
-    ``turn`` is accepted when its discard is legal and it takes ``stock`` (while the
-    stock has cards) or one of ``view.takeable``.
-    """
-    if action.type == "turn":
-        discard = _match_discard(view, Action("discard", action.cards))
-        if discard is None:
-            return None
-        if action.card is None:
-            return Action("turn", discard.cards) if view.stock_count > 0 else None
-        take = next((c for c in view.takeable if KIND[c] == KIND[action.card]), None)
-        return None if take is None else Action("turn", discard.cards, take)
-    if action.type == "discard":
-        return _match_discard(view, action)
-    key = _key(action)
-    return next((a for a in view.legal if _key(a) == key), None)
-
-
-def _match_discard(view: SeatView, action: Action) -> Action | None:
-    key = _key(action)
-    discards = [a for a in view.legal if a.type == "discard"]
-    exact = next((a for a in discards if _key(a) == key), None)
-    if exact is not None or not _is_set(action.cards, view.rules):
-        return exact
-    kinds = sorted(KIND[c] for c in action.cards)
-    for legal in discards:
-        if sorted(KIND[c] for c in legal.cards) == kinds:
-            own = list(legal.cards)  # lay the seat's own cards in the order asked
-            laid: list[Card] = []
-            for c in action.cards:
-                card = next(x for x in own if KIND[x] == KIND[c])
-                own.remove(card)
-                laid.append(card)
-            return Action("discard", tuple(laid))
-    return None
-
-
-def _is_set(cards: Sequence[Card], rules: Rules) -> bool:
-    """Whether *cards* would be a set in any order (one rank; jokers only if allowed)."""
-    naturals = {KIND[c] % 13 for c in cards if not c.is_joker}
-    has_joker = any(c.is_joker for c in cards)
-    return len(naturals) == 1 and (rules.jokers_in_sets or not has_joker)
