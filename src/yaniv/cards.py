@@ -22,7 +22,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
-from .errors import InvalidNotationError
+from .errors import InvalidNotationError, PositionError
 
 if TYPE_CHECKING:
     from .rules import Rules
@@ -37,6 +37,7 @@ __all__ = [
     "SUIT",
     "SUIT_NAMES",
     "Card",
+    "CardAllocator",
     "cards_of_mask",
     "deck",
     "format_cards",
@@ -225,3 +226,42 @@ def hand_value(cards: Iterable[str | int] | str, rules: Rules | None = None) -> 
 
     values = (rules or Rules()).card_values
     return sum(values[c] for c in parse_cards(cards))
+
+
+class CardAllocator:
+    """Hands out physical ids for card names, never more copies than the deck has.
+
+    With two decks two cards of a kind (and four jokers) exist: the first name of a kind
+    gets the first deck's copy, the next the second's. Positions and recorded deals are
+    read through one allocator, so a card named too often is caught with the field.
+
+    >>> alloc = CardAllocator(1)
+    >>> alloc.take("AH", "hand"), alloc.take("JK", "hand"), alloc.take("jk", "hand")
+    (13, 52, 53)
+    """
+
+    def __init__(self, decks: int) -> None:
+        """An allocator for a game of *decks* decks (1 or 2)."""
+        self.decks = decks
+        self.used: set[int] = set()
+
+    def take(self, name: object, field: str) -> int:
+        """The next free physical id of the card *name*; ``PositionError`` naming *field*."""
+        if not isinstance(name, str):
+            raise PositionError(f"position field {field!r}: {name!r} is not a card name")
+        try:
+            kind = parse_card(name)
+        except InvalidNotationError as e:
+            raise PositionError(f"position field {field!r}: {e}") from None
+        if kind == JOKER:
+            choices = (52, 53, 106, 107)[: 2 * self.decks]
+        else:
+            choices = (kind, kind + 54)[: self.decks]
+        for p in choices:
+            if p not in self.used:
+                self.used.add(p)
+                return p
+        raise PositionError(
+            f"position field {field!r}: {CARDS[kind]} appears more often than the "
+            f"{self.decks}-deck game has it ({len(choices)})"
+        )

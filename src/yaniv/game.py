@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from .actions import Action
-from .cards import CARDS, KIND, cards_of_mask, deck
+from .cards import CARDS, KIND, CardAllocator, cards_of_mask, deck
 from .errors import IllegalActionError, RulesError
 from .rules import Rules
 from .scoring import RoundResult, clockwise_from
@@ -118,6 +118,11 @@ class Game:
         """Every seat's running total, the current round's result included once it has ended."""
         self._settle()
         return self._totals
+
+    @totals.setter
+    def totals(self, totals: Sequence[int]) -> None:
+        """Set the running totals (a test or puzzle setting up a game's standing)."""
+        self._totals = list(totals)
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -324,9 +329,7 @@ def _deal_from_event(
     deal: dict[str, Any], n: int, decks: int
 ) -> tuple[list[int], list[int], list[tuple[int, ...]]]:
     """Physical hands, stock (top last) and pile from a recorded deal event."""
-    from .position import _Allocator
-
-    alloc = _Allocator(decks)
+    alloc = CardAllocator(decks)
     hands = []
     for p in range(n):
         mask = 0

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .cards import CARDS, JOKER, KIND, cards_of_mask, parse_card
+from .cards import CARDS, KIND, CardAllocator, cards_of_mask, parse_card
 from .errors import InvalidNotationError, PositionError, RulesError
 from .rules import MAX_PLAYERS, Rules
 from .scoring import RoundResult
@@ -60,34 +60,6 @@ def _list(value: Any, field: str, length: int | None = None) -> list[Any]:
     return value
 
 
-class _Allocator:
-    """Hands out physical ids for card names, never more copies than the deck has."""
-
-    def __init__(self, decks: int) -> None:
-        self.decks = decks
-        self.used: set[int] = set()
-
-    def take(self, name: Any, field: str) -> int:
-        if not isinstance(name, str):
-            raise PositionError(f"position field {field!r}: {name!r} is not a card name")
-        try:
-            kind = parse_card(name)
-        except InvalidNotationError as e:
-            raise PositionError(f"position field {field!r}: {e}") from None
-        if kind == JOKER:
-            choices = (52, 53, 106, 107)[: 2 * self.decks]
-        else:
-            choices = (kind, kind + 54)[: self.decks]
-        for p in choices:
-            if p not in self.used:
-                self.used.add(p)
-                return p
-        raise PositionError(
-            f"position field {field!r}: {CARDS[kind]} appears more often than the "
-            f"{self.decks}-deck game has it ({len(choices)})"
-        )
-
-
 def load_position(cls: type[RoundState], pos: Any, *, shuffler: Shuffler | None, log: bool) -> RoundState:
     """Build a state from a position dict (see module docstring)."""
     if not isinstance(pos, dict):
@@ -129,7 +101,7 @@ def load_position(cls: type[RoundState], pos: Any, *, shuffler: Shuffler | None,
     if not isinstance(tiebreak, bool):
         raise PositionError("position field 'tiebreak' must be true or false")
 
-    alloc = _Allocator(rules.decks_for(n))
+    alloc = CardAllocator(rules.decks_for(n))
     hands = []
     for p, cards in enumerate(_list(pos["hands"], "hands", n)):
         field = f"hands[{p}]"

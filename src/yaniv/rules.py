@@ -16,62 +16,103 @@ import json
 import re
 from dataclasses import dataclass, fields
 from functools import cached_property
-from typing import Any
+from typing import Any, Literal, get_args
 
 from .cards import DECK_SIZE, JOKER, KIND
 from .errors import RulesError
 
-__all__ = ["KNOBS", "PRESETS", "Rules", "preset_names"]
+__all__ = [
+    "KNOBS",
+    "PRESETS",
+    "AssafOthersScore",
+    "AssafTieWinner",
+    "AssaferScore",
+    "Comparison",
+    "EndMode",
+    "FinalTie",
+    "FirstStarter",
+    "JokerSwap",
+    "JokersInRuns",
+    "LandingRule",
+    "MisdealRule",
+    "NumDecks",
+    "PickupMode",
+    "QuickDiscard",
+    "RoundStarter",
+    "Rules",
+    "StarterOnTie",
+    "ThresholdMode",
+    "preset_names",
+]
+
+# The closed knob types: the allowed values of each choice knob, checked at run time too.
+NumDecks = Literal[1, 2, "auto"]
+FirstStarter = Literal["left_of_dealer", "random"]
+MisdealRule = Literal["return_extra", "redeal"]
+JokersInRuns = Literal["anywhere", "gaps_only"]
+PickupMode = Literal["first_or_last", "top_only", "ends_or_any_of_set"]
+JokerSwap = Literal["off", "as_draw", "as_turn"]
+QuickDiscard = Literal["off", "same_rank", "fits_meld"]
+ThresholdMode = Literal["fixed", "hand_size"]
+Comparison = Literal["le", "lt"]
+AssaferScore = Literal["zero", "hand", "hand_if_tied"]
+AssafTieWinner = Literal["all", "nearest_clockwise"]
+EndMode = Literal["last_standing", "first_over_limit"]
+FinalTie = Literal["replay", "shared"]
+StarterOnTie = Literal["nearest_tied_clockwise", "caller_left"]
+LandingRule = Literal["halve", "minus_50"]
+AssafOthersScore = Literal["hand", "zero"]
+RoundStarter = Literal["winner", "caller"]
 
 # Every knob: (allowed values or a type tag, standard value, one-line meaning).
 # Type tags: "bool", "int", "int?", "ints" (list of ints). Tuples list the allowed values.
 KNOBS: dict[str, tuple[Any, Any, str]] = {
-    "num_decks": ((1, 2, "auto"), 1, "decks shuffled together (S1)"),
+    "num_decks": (get_args(NumDecks), 1, "decks shuffled together (S1)"),
     "two_deck_min_players": ("int", 4, "players from which 'auto' uses two decks (S1)"),
     "min_players": ("int", 2, "fewest players (S3)"),
     "max_players": ("int", 5, "most players (S3)"),
     "hand_size": ("int", 5, "cards dealt to each player (S4)"),
     "start_card": ("bool", True, "turn up a card to start the discard pile (S4)"),
-    "first_starter": (("left_of_dealer", "random"), "left_of_dealer", "who starts round 1 (S5)"),
-    "misdeal_rule": (("return_extra", "redeal"), "return_extra", "mending a bad deal (S17)"),
+    "first_starter": (get_args(FirstStarter), "left_of_dealer", "who starts round 1 (S5)"),
+    "misdeal_rule": (get_args(MisdealRule), "return_extra", "mending a bad deal (S17)"),
     "king_of_hearts_zero": ("bool", False, "the king of hearts is worth 0 (S2)"),
     "min_set_size": ((2, 3), 2, "fewest cards in a set (S7.2)"),
     "jokers_in_sets": ("bool", False, "jokers may join sets (S7.2)"),
-    "jokers_in_runs": (("anywhere", "gaps_only"), "anywhere", "where jokers may sit in a run"),
+    "jokers_in_runs": (get_args(JokersInRuns), "anywhere", "where jokers may sit in a run"),
     "allow_jqk_run": ("bool", True, "runs may contain a king (S7.3)"),
     "allow_qka_run": ("bool", False, "the ace may follow the king (Q-K-A) (S7.3)"),
     "pickup_mode": (
-        ("first_or_last", "top_only", "ends_or_any_of_set"),
+        get_args(PickupMode),
         "first_or_last",
         "which cards of the previous group may be taken (S8)",
     ),
-    "joker_swap": (("off", "as_draw", "as_turn"), "off", "joker exchange (S19)"),
-    "quick_discard": (("off", "same_rank", "fits_meld"), "off", "slap a drawn card (S20)"),
+    "joker_swap": (get_args(JokerSwap), "off", "joker exchange (S19)"),
+    "quick_discard": (get_args(QuickDiscard), "off", "slap a drawn card (S20)"),
     "yaniv_threshold": ("int", 7, "highest hand value that may call Yaniv (S10)"),
-    "yaniv_threshold_mode": (("fixed", "hand_size"), "fixed", "threshold = hand_size (S10)"),
-    "yaniv_comparison": (("le", "lt"), "le", "value <= threshold or < threshold (S10)"),
+    "yaniv_threshold_mode": (get_args(ThresholdMode), "fixed", "threshold = hand_size (S10)"),
+    "yaniv_comparison": (get_args(Comparison), "le", "value <= threshold or < threshold (S10)"),
     "assaf_on_tie": ("bool", True, "a tie with the caller is an Assaf (S11)"),
     "assaf_penalty": ("int", 30, "caller's penalty when Assafed (S11)"),
     "assaf_penalty_multi": ("int?", None, "penalty per assafer when there are two or more"),
     "assaf_penalty_adds_hand": ("bool", True, "the Assafed caller also scores his hand"),
-    "assafer_score": (("zero", "hand", "hand_if_tied"), "zero", "the lowest assafers' score"),
-    "assaf_tie_winner": (("all", "nearest_clockwise"), "all", "which tied lowest score 0"),
+    "assafer_score": (get_args(AssaferScore), "zero", "the lowest assafers' score"),
+    "assaf_tie_winner": (get_args(AssafTieWinner), "all", "which tied lowest score 0"),
     "false_yaniv_penalty": ("int?", None, "penalty for a Yaniv call out of turn (S18)"),
     "asef": ("bool", False, "the Asef blind call (S21)"),
     "asef_win_delta": ("int", -30, "round score of a won Asef (S21)"),
     "asef_loss_delta": ("int", 60, "round score of a lost Asef (S21)"),
     "halving_scores": ("ints", (100, 200), "totals that are halved when landed on (S13)"),
     "score_limit": ("int", 200, "a total above this eliminates (S14)"),
-    "end_mode": (("last_standing", "first_over_limit"), "last_standing", "game end (S15)"),
-    "final_tie": (("replay", "shared"), "replay", "a tie for the win (S15)"),
+    "end_mode": (get_args(EndMode), "last_standing", "game end (S15)"),
+    "final_tie": (get_args(FinalTie), "replay", "a tie for the win (S15)"),
     "starter_on_tie": (
-        ("nearest_tied_clockwise", "caller_left"),
+        get_args(StarterOnTie),
         "nearest_tied_clockwise",
         "next starter when the lowest hand is tied (S16)",
     ),
-    "landing_rule": (("halve", "minus_50"), "halve", "what a landing on halving_scores does"),
-    "assaf_others_score": (("hand", "zero"), "hand", "non-lowest non-callers in an Assaf"),
-    "round_starter": (("winner", "caller"), "winner", "who starts the next round (S16)"),
+    "landing_rule": (get_args(LandingRule), "halve", "what a landing on halving_scores does"),
+    "assaf_others_score": (get_args(AssafOthersScore), "hand", "non-lowest non-callers in an Assaf"),
+    "round_starter": (get_args(RoundStarter), "winner", "who starts the next round (S16)"),
 }
 
 MAX_PLAYERS = 8
@@ -87,44 +128,44 @@ class Rules:
     Invalid values raise :class:`~yaniv.errors.RulesError` naming the knob.
     """
 
-    num_decks: int | str = 1
+    num_decks: NumDecks = 1
     two_deck_min_players: int = 4
     min_players: int = 2
     max_players: int = 5
     hand_size: int = 5
     start_card: bool = True
-    first_starter: str = "left_of_dealer"
-    misdeal_rule: str = "return_extra"
+    first_starter: FirstStarter = "left_of_dealer"
+    misdeal_rule: MisdealRule = "return_extra"
     king_of_hearts_zero: bool = False
     min_set_size: int = 2
     jokers_in_sets: bool = False
-    jokers_in_runs: str = "anywhere"
+    jokers_in_runs: JokersInRuns = "anywhere"
     allow_jqk_run: bool = True
     allow_qka_run: bool = False
-    pickup_mode: str = "first_or_last"
-    joker_swap: str = "off"
-    quick_discard: str = "off"
+    pickup_mode: PickupMode = "first_or_last"
+    joker_swap: JokerSwap = "off"
+    quick_discard: QuickDiscard = "off"
     yaniv_threshold: int = 7
-    yaniv_threshold_mode: str = "fixed"
-    yaniv_comparison: str = "le"
+    yaniv_threshold_mode: ThresholdMode = "fixed"
+    yaniv_comparison: Comparison = "le"
     assaf_on_tie: bool = True
     assaf_penalty: int = 30
     assaf_penalty_multi: int | None = None
     assaf_penalty_adds_hand: bool = True
-    assafer_score: str = "zero"
-    assaf_tie_winner: str = "all"
+    assafer_score: AssaferScore = "zero"
+    assaf_tie_winner: AssafTieWinner = "all"
     false_yaniv_penalty: int | None = None
     asef: bool = False
     asef_win_delta: int = -30
     asef_loss_delta: int = 60
     halving_scores: tuple[int, ...] = (100, 200)
     score_limit: int = 200
-    end_mode: str = "last_standing"
-    final_tie: str = "replay"
-    starter_on_tie: str = "nearest_tied_clockwise"
-    landing_rule: str = "halve"
-    assaf_others_score: str = "hand"
-    round_starter: str = "winner"
+    end_mode: EndMode = "last_standing"
+    final_tie: FinalTie = "replay"
+    starter_on_tie: StarterOnTie = "nearest_tied_clockwise"
+    landing_rule: LandingRule = "halve"
+    assaf_others_score: AssafOthersScore = "hand"
+    round_starter: RoundStarter = "winner"
 
     def __post_init__(self) -> None:
         """Check every knob's type and value, then the combinations."""
