@@ -27,15 +27,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, get_args
 
 from .cards import Card, format_cards, parse_cards
 from .errors import InvalidNotationError
 
-__all__ = ["ACTION_TYPES", "Action"]
+__all__ = ["ACTION_TYPES", "Action", "ActionType"]
 
-ACTION_TYPES = ("yaniv", "discard", "draw", "take", "swap", "slap", "asef", "turn")
+ActionType = Literal["yaniv", "discard", "draw", "take", "swap", "slap", "asef", "turn"]
+"""The closed set of action types."""
+ACTION_TYPES: tuple[ActionType, ...] = get_args(ActionType)
 """Every action type."""
+_TYPE_OF: dict[str, ActionType] = {t: t for t in ACTION_TYPES}  # a word read to its closed type
 
 _CARD_ACTIONS = ("take", "swap", "slap")
 _FIELDS = {
@@ -58,7 +61,7 @@ class Action:
     slapped card (``take``, ``swap``, ``slap``, and ``turn`` unless it draws).
     """
 
-    type: str
+    type: ActionType
     cards: tuple[Card, ...] = ()
     card: Card | None = None
 
@@ -165,14 +168,14 @@ class Action:
         if verb in ("yaniv", "draw", "asef"):
             if rest.strip():
                 raise InvalidNotationError(f"{text!r}: {verb} takes no cards")
-            return cls(verb)
+            return cls(_TYPE_OF[verb])
         if verb == "discard":
             return cls("discard", tuple(parse_cards(rest)))
         if verb in _CARD_ACTIONS:
             cards = parse_cards(rest)
             if len(cards) != 1:
                 raise InvalidNotationError(f"{text!r}: {verb} needs exactly one card")
-            return cls(verb, card=cards[0])
+            return cls(_TYPE_OF[verb], card=cards[0])
         try:
             return cls("discard", tuple(parse_cards(text)))
         except InvalidNotationError:
