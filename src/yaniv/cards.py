@@ -222,10 +222,11 @@ def hand_value(cards: Iterable[str | int] | str, rules: Rules | None = None) -> 
     >>> hand_value("AH 10S KH JK")
     21
     """
-    from .rules import Rules
-
-    values = (rules or Rules()).card_values
-    return sum(values[c] for c in parse_cards(cards))
+    if rules is not None:
+        values = rules.card_values
+        return sum(values[c] for c in parse_cards(cards))
+    # the standard values (S2), without reaching up to the rules layer
+    return sum(0 if KIND[c] == JOKER else min(KIND[c] % 13 + 1, 10) for c in parse_cards(cards))
 
 
 class CardAllocator:

@@ -20,6 +20,7 @@ from .actions import Action
 from .cards import KIND, parse_card
 from .errors import RecordError, YanivError
 from .game import RECORD_FORMAT, RECORD_VERSION, Game
+from .jsonio import JSONInputError, loads
 from .rules import Rules
 
 __all__ = [
@@ -136,9 +137,9 @@ def read_record(source: str | Path | IO[str] | Iterable[str]) -> list[dict[str, 
         if not line.strip():
             continue
         try:
-            event = json.loads(line)
-        except json.JSONDecodeError as e:
-            raise RecordError(f"line {number}: not JSON ({e.msg})") from None
+            event = loads(line, f"line {number}")
+        except JSONInputError as e:
+            raise RecordError(str(e)) from None
         if not isinstance(event, dict) or not isinstance(event.get("type"), str):
             raise RecordError(f"line {number}: an event is a JSON object with a 'type'")
         event["_line"] = number

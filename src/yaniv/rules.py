@@ -20,6 +20,7 @@ from typing import Any, Literal, get_args
 
 from .cards import DECK_SIZE, JOKER, KIND
 from .errors import RulesError
+from .jsonio import JSONInputError, loads
 
 __all__ = [
     "KNOBS",
@@ -406,8 +407,10 @@ def _split_top_level(body: str) -> list[str]:
 
 def _parse_value(key: str, raw: str) -> Any:
     try:
-        value = json.loads(raw)
-    except ValueError:
+        value = loads(raw, f"the value of knob {key!r}")
+    except JSONInputError as e:
+        if raw.lstrip()[:1] in ("[", "{") or not e.reason.startswith("not JSON"):
+            raise RulesError(str(e)) from None
         value = raw.strip("'\"")  # a bare word such as top_only
     if isinstance(value, list):
         return tuple(value)
