@@ -7,8 +7,11 @@ runs from a per-lane template cache. It is the hot path of every simulation.
 
 Sets are listed once per distinct set of takeable cards (the order of the cards that
 are never takeable does not matter to anyone), so under ``first_or_last`` a set of
-three appears three times: once per pair of cards at its ends. Any other order of the
-same cards is just as legal when applied.
+three appears three times: once per pair of cards at its ends, and a pair once (both
+its cards are ends). Under ``top_only`` a set appears once per distinct last card, so
+a pair of two kinds appears in both orders: which card the next player may take is the
+discarder's choice (RULES.md A16). Any other order of the same cards is just as legal
+when applied.
 """
 
 from __future__ import annotations
@@ -201,19 +204,28 @@ class MeldTable:
         return out
 
     def _arrangements(self, cards: list[int]) -> list[tuple[int, ...]]:
-        """One order of a set per distinct set of takeable cards (module docstring)."""
+        """One order of a set per distinct set of takeable cards (module docstring).
+
+        Runs once per hand shape (``_sets`` caches the result), so listing more orders
+        costs the hot path nothing after the first sight of a hand.
+        """
         n = len(cards)
-        if n == 2 or self.pickup == "ends_or_any_of_set":
-            return [tuple(cards)]
         out = []
-        seen: set[tuple[int, ...]] = set()
         if self.pickup == "top_only":
+            # Only the last card is takeable: one order per distinct kind on top. This
+            # includes a pair (7H 7S and 7S 7H leave different cards to the next player);
+            # identical two-deck copies give one.
             tops: set[int] = set()
             for i in range(n):
                 if KIND[cards[i]] not in tops:
                     tops.add(KIND[cards[i]])
                     out.append((*cards[:i], *cards[i + 1 :], cards[i]))
             return out
+        if n == 2 or self.pickup == "ends_or_any_of_set":
+            # both cards of a pair are ends; under ends_or_any_of_set every card of a set is
+            # takeable whatever the order
+            return [tuple(cards)]
+        seen: set[tuple[int, ...]] = set()
         for i in range(n):
             for j in range(i + 1, n):
                 ends = (KIND[cards[i]], KIND[cards[j]])

@@ -280,7 +280,10 @@ class RoundState:
         if mode == "same_rank":
             # a single or a set (jokers allowed where sets may hold them) of the card's rank
             naturals = [KIND[c] for c in group if KIND[c] != JOKER]
-            if KIND[card] == JOKER or any(k % 13 != KIND[card] % 13 for k in naturals):
+            # A lone joker has no rank, so no card is "of the same rank" (S20), even
+            # though JK 7H would be a set under jokers_in_sets: at least one natural
+            # card of the discard must give the rank.
+            if not naturals or KIND[card] == JOKER or any(k % 13 != KIND[card] % 13 for k in naturals):
                 return None
             extended = (*group, card)
             return extended if classify(extended, self.rules) == "set" else None
@@ -740,6 +743,11 @@ class RoundState:
         if act.card is None or KIND[act.card] != KIND[self.drawn]:
             raise IllegalActionError(f"you may only slap the card you just drew ({CARDS[self.drawn]})")
         if self._slap_group(self.drawn) is None:
+            group = self.pile[-1] if self.pile else ()
+            if self.rules.quick_discard == "same_rank" and group and all(KIND[c] == JOKER for c in group):
+                raise IllegalActionError(
+                    f"{CARDS[self.drawn]} does not fit your discard: a lone joker has no rank to match"
+                )
             raise IllegalActionError(f"{CARDS[self.drawn]} does not fit your discard")
 
     # ------------------------------------------------------------------ copies

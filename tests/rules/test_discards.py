@@ -410,3 +410,36 @@ def test_S7_generated_set_orders_cover_every_takeable_pair() -> None:
         if a.type == "discard" and len(a.cards) == 3:
             ends[frozenset((str(a.cards[0]), str(a.cards[-1])))] += 1
     assert set(ends) == {frozenset(p) for p in (("5S", "5H"), ("5S", "5D"), ("5H", "5D"))}
+
+
+TOP_ONLY = {"preset": "standard", "overrides": {"pickup_mode": "top_only"}}
+
+
+def _set_orders(st) -> list[tuple[str, ...]]:
+    return sorted(_kinds(a.cards) for a in st.legal_actions() if a.type == "discard" and len(a.cards) > 1)
+
+
+def test_S7_2_top_only_lists_a_set_once_per_card_that_can_end_up_on_top() -> None:
+    # Under top_only only the last card laid is takeable (A16), so the order of a set
+    # decides what the next player may take: a pair is listed in both orders.
+    pair = state(["7H 7S KD", "2C 3C"], rules=TOP_ONLY)
+    assert _set_orders(pair) == [("7H", "7S"), ("7S", "7H")]
+    # A larger set: one order per distinct top card (not every permutation).
+    three = state(["7H 7S 7D KD", "2C 3C"], rules=TOP_ONLY)
+    sets = [d for d in _set_orders(three) if len(d) == 3]
+    assert sorted(d[-1] for d in sets) == ["7D", "7H", "7S"]
+    # Identical two-deck copies leave the same card on top either way: listed once.
+    twin = state(["7H 7H KD", "2C 3C"], rules=rules("standard", pickup_mode="top_only", num_decks=2))
+    assert _set_orders(twin) == [("7H", "7H")]
+    # A joker on top is a choice too where jokers may join sets.
+    jk = state(["7H JK KD", "2C 3C"], rules=rules("standard", pickup_mode="top_only", jokers_in_sets=True))
+    assert [d for d in _set_orders(jk) if "7H" in d] == [("7H", "JK"), ("JK", "7H")]
+    # Under first_or_last both cards of a pair are takeable whatever the order: listed once.
+    assert len(_set_orders(state(["7H 7S KD", "2C 3C"]))) == 1
+
+
+@pytest.mark.parametrize("order", ["7H 7S", "7S 7H"])
+def test_S7_2_top_only_apply_accepts_a_pair_in_either_order(order: str) -> None:
+    st = state(["7H 7S KD", "2C 3C"], rules=TOP_ONLY)
+    st.apply(0, f"discard {order}; draw")
+    assert pile(st)[-1] == order.split()

@@ -475,3 +475,37 @@ def test_A19_slapped_card_joins_the_group_and_can_be_taken() -> None:
     st2 = state(["5C KD", "2C 3C"], rules=FITS_MELD, pile=["QC", "5H"], stock="AD")
     st2.apply(0, "discard 5C; take 5H")
     assert st2.legal_actions(0) == []
+
+
+def test_A16_top_only_the_discarder_chooses_the_top_card_of_a_pair() -> None:
+    # A bot picks from legal_actions: both orders of 7H 7S must be there, and each leaves
+    # its last card, and only that card, to the next player.
+    top_only = rules("standard", pickup_mode="top_only")
+    listed = state(["7H 7S KD", "2C 3C"], rules=top_only).legal_actions()
+    for top, other in (("7S", "7H"), ("7H", "7S")):
+        action = next(a for a in listed if a.type == "discard" and [str(c) for c in a.cards] == [other, top])
+        st = state(["7H 7S KD", "2C 3C"], rules=top_only)
+        st.apply(0, action)
+        st.apply(0, "draw")
+        assert takeable(st) == [top]
+        st.apply(1, "discard 2C")
+        assert_illegal(st, 1, f"take {other}")
+        st.apply(1, f"take {top}")
+        assert top in hand(st, 1)
+
+
+def test_S20_same_rank_no_slap_onto_a_lone_joker() -> None:
+    # JK 7H is a set under jokers_in_sets, but a lone joker has no rank to be the same as.
+    r = {"preset": "standard", "overrides": {"quick_discard": "same_rank", "jokers_in_sets": True}}
+    st = state(["JK KD 9S", "2C 3C"], rules=r, pile=["QC"], stock="7H AD")
+    st.apply(0, "discard JK; draw")
+    assert st.phase_name == "after_draw"
+    assert st.slap_card(0) is None
+    assert st.legal_actions(0) == []
+    assert_illegal(st, 0, "slap 7H", match="lone joker")
+    # A natural card in the discard gives the rank: JK 7S + 7H is a same-rank slap.
+    ok = state(["JK 7S KD", "2C 3C"], rules=r, pile=["QC"], stock="7H AD")
+    ok.apply(0, "discard JK 7S; draw")
+    assert [str(a) for a in ok.legal_actions(0)] == ["slap 7H"]
+    ok.apply(0, "slap 7H")
+    assert pile(ok)[-1] == ["JK", "7S", "7H"]
