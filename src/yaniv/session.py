@@ -25,13 +25,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .actions import Action
 from .bots import LEVELS, Bot, make_bot
 from .errors import RecordError, YanivError
 from .game import Game
-from .match import bot_rngs, decide
-from .record import resume
+from .match import bot_rngs
+from .record import RecordWriter, resume
 from .rules import Rules
+from .table import Table
 
 __all__ = [
     "DEFAULT_LEVEL",
@@ -76,15 +76,12 @@ def level_of(spec: str) -> str | None:
 
 
 def make_opponent(spec: str) -> Bot:
-    """A new bot from a spec: ``NAME``, ``NAME:LEVEL`` (``expert:strong``) or ``cmd:PROGRAM``."""
-    if spec.startswith("cmd:"):
-        return make_bot(spec)
-    from .arena import make_arena_bot
+    """A new bot from a spec: ``NAME``, ``NAME:LEVEL`` (``expert:strong``), a difficulty or ``cmd:PROGRAM``.
 
-    try:
-        return make_arena_bot(spec)
-    except ValueError as e:
-        raise ValueError(f"{e}; difficulties are: {', '.join(LEVELS)}") from None
+    The one reading of bot specs is :func:`yaniv.bots.make_bot` (its ``ValueError``
+    names the bots and the difficulties); this is it, under the name the front ends use.
+    """
+    return make_bot(spec)
 
 
 def games_dir(environ: Mapping[str, str] | None = None) -> Path:
@@ -167,13 +164,17 @@ class Session:
     """The record file, if the game is recorded."""
     bots: list[Bot | None] = field(init=False)
     rngs: list[random.Random] = field(init=False)
+    table: Table = field(init=False)
+    """The driver the game is played through: the person submits, the bots step."""
 
     def __post_init__(self) -> None:
-        """Build the bots and their RNGs."""
+        """Build the bots and their RNGs and seat them at the table."""
         if len(self.opponents) != self.game.n or self.opponents[self.seat] is not None:
             raise ValueError("opponents must name a bot for every seat but the person's")
         self.bots = [None if s is None else make_opponent(s) for s in self.opponents]
         self.rngs = bot_rngs(self.game.seed, self.game.n)
+        # the front end decides when the next round is dealt (after the person has seen the scores)
+        self.table = Table(self.game, self.bots, rngs=self.rngs, auto_deal=False)
 
     @classmethod
     def start(
@@ -198,7 +199,9 @@ class Session:
         players = len(specs)
         names = seat_names(name, players)
         seed = seed if seed is not None else int(time.time())
-        game = Game(rules, players=players, seed=seed, names=names, record=str(record) if record else None)
+        game = Game(rules, players=players, seed=seed, names=names)
+        if record is not None:
+            game.subscribe(RecordWriter.create(record), replay=True)  # never over an existing file
         session = cls(game, 0, specs, record)
         if record is not None:
             session.save_seating()
@@ -256,13 +259,10 @@ class Session:
             return name
         return f"{name} ({level_of(spec) or spec})"
 
-    def bot_action(self, seat: int) -> Action | None:
-        """What the bot on *seat* plays now (``None``: it passes a slap)."""
-        bot = self.bots[seat]
-        if bot is None:
-            raise ValueError(f"seat {seat} is the person's")
-        return decide(bot, self.game.round, seat, self.rngs[seat])
-
     def close(self) -> None:
-        """Close the record file (the game stays resumable if it is not over)."""
+        """Close the record file (the game stays resumable if it is not over) and stop external bots."""
         self.game.close()
+        for bot in self.bots:
+            close = getattr(bot, "close", None)
+            if close is not None:  # a program speaking the bot protocol
+                close()

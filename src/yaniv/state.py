@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, Protocol
 
 from .actions import Action
@@ -28,11 +29,24 @@ from .melds import MeldTable, classify, is_set_group, joker_targets, run_start
 from .rules import Rules
 from .scoring import RoundResult, settle
 
-__all__ = ["PHASES", "RoundState", "SeatView", "Shuffler"]
+__all__ = ["PHASES", "Phase", "RoundState", "SeatView", "Shuffler"]
 
-TURN_START, AFTER_DISCARD, AFTER_DRAW, ROUND_OVER = 0, 1, 2, 3
-PHASES = ("turn_start", "after_discard", "after_draw", "round_over")
-"""Phase names by phase number (DESIGN.md §4)."""
+class Phase(StrEnum):
+    """The phases of a round (DESIGN.md §4), as positions, views and the web name them."""
+
+    TURN_START = "turn_start"
+    """The current player has not acted yet."""
+    AFTER_DISCARD = "after_discard"
+    """He has discarded and must take (draw, take, swap, or Asef)."""
+    AFTER_DRAW = "after_draw"
+    """The slap window of S20: the next player is current; the drawer may still slap."""
+    ROUND_OVER = "round_over"
+    """The round has ended (``result`` is set)."""
+
+
+PHASES: tuple[Phase, ...] = tuple(Phase)
+"""The phases by phase number: a state keeps the number (a plain int, for speed)."""
+TURN_START, AFTER_DISCARD, AFTER_DRAW, ROUND_OVER = range(4)
 
 _MELD_TABLES: dict[Rules, MeldTable] = {}
 
@@ -175,6 +189,45 @@ class RoundState:
         self._undo: list[tuple[Any, ...]] = []
         self._shared_rng = False
 
+    @classmethod
+    def sampled(
+        cls,
+        view: SeatView,
+        hands: Sequence[int],
+        stock: Sequence[int],
+        *,
+        shuffler: Shuffler | None = None,
+    ) -> RoundState:
+        """A full state consistent with what *view*'s seat knows, the hidden cards filled in.
+
+        For search over sampled deals (determinization): *hands* are every seat's
+        bitmasks of physical ids (the view's own hand and the cards seen taken included),
+        *stock* the sampled stock, top card **last**. The discard pile, whose turn and the
+        phase, totals, eliminations, cards seen taken, last discards and the turn count
+        come from the view. A slap window (``after_draw``) is sampled as the start of
+        the current player's turn: the drawer's slap is not the sampled seat's to make.
+        """
+        if view.seat is None:
+            raise ValueError("a spectator's view has no seat to sample a state for")
+        state = cls(
+            view.rules,
+            hands,
+            stock,
+            [tuple(int(c) for c in g) for g in view.discard_pile],
+            view.current,
+            totals=view.totals,
+            eliminated=view.eliminated,
+            shuffler=shuffler,
+        )
+        state.turns = view.turns
+        for p, cards in enumerate(view.seen):
+            for card in cards:
+                state.seen[p] |= 1 << int(card)
+        state.last_discard = [None if g is None else tuple(int(c) for c in g) for g in view.last_discards]
+        if view.phase == Phase.AFTER_DISCARD:
+            state.phase = AFTER_DISCARD
+        return state
+
     def _next_active(self, seat: int) -> int:
         for step in range(1, self.n + 1):
             p = (seat + step) % self.n
@@ -185,7 +238,7 @@ class RoundState:
     # ------------------------------------------------------------------ queries
 
     @property
-    def phase_name(self) -> str:
+    def phase_name(self) -> Phase:
         """The phase as in the position format: turn_start, after_discard, after_draw, round_over."""
         return PHASES[self.phase]
 
@@ -881,7 +934,7 @@ class SeatView:
     rules: Rules
     players: int
     names: list[str] | None
-    phase: str
+    phase: Phase
     current: int
     active: tuple[int, ...]
     hand: list[Card]

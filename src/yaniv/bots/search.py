@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from ..actions import Action
 from ..cards import KIND, RANK, SUIT, deck
 from ..rules import Rules
-from ..state import AFTER_DISCARD, RoundState, SeatView
+from ..state import ROUND_OVER, RoundState, SeatView
 from .base import Bot
 from .heuristic import HeuristicBot, Knowledge, call_risk
 from .model import HandModel, default_model, default_win_model
@@ -122,7 +122,8 @@ def playout(state: RoundState, model: HandModel, risk: float = 0.3, cap: int = 4
     best_of = _BEST_DISCARD.get(rules)
     if best_of is None:
         best_of = _BEST_DISCARD[rules] = {}
-    while state.phase != 3:
+    over = ROUND_OVER
+    while state.phase != over:
         seat = state.current
         v = hv[seat]
         if v <= thr:
@@ -230,24 +231,7 @@ def determinize(view: SeatView, rng: random.Random, model: HandModel, stage: int
     stock = keyed[at:]
     rng.shuffle(stock)  # the stock's order is uniform, whatever the weights
     stock = stock[: view.stock_count]
-    state = RoundState(
-        rules,
-        hands,
-        stock,
-        pile,
-        view.current,
-        totals=view.totals,
-        eliminated=view.eliminated,
-        tiebreak=False,
-        shuffler=rng,
-    )
-    state.turns = view.turns
-    for p, cards in enumerate(view.seen):
-        for card in cards:
-            state.seen[p] |= 1 << int(card)
-    if view.phase == "after_discard":
-        state.phase = AFTER_DISCARD
-    return state
+    return RoundState.sampled(view, hands, stock, shuffler=rng)
 
 
 def _weighted_order(

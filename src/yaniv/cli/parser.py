@@ -1,0 +1,146 @@
+"""The argument parser of every ``yaniv`` subcommand (``--help`` of each)."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..bots import BOTS
+from ..table import DEFAULT_TURN_CAP
+from .info import cmd_odds, cmd_rules
+from .matches import cmd_arena, cmd_simulate
+from .play import cmd_play, cmd_serve
+from .records import cmd_check, cmd_replay
+
+__all__ = ["build_parser"]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every subcommand."""
+    parser = argparse.ArgumentParser(prog="yaniv", description="Yaniv: the card game, every variant.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("rules", help="list presets or explain a rule set")
+    p.add_argument("spec", nargs="?", help="a preset name or game string, e.g. 'finnish(score_limit=100)'")
+    p.add_argument("--json", action="store_true", help="print the knob dict")
+    p.set_defaults(func=cmd_rules)
+
+    p = sub.add_parser("simulate", help="play games between built-in bots and summarise")
+    p.add_argument("--rules", default="standard", help="preset, game string or JSON (default standard)")
+    p.add_argument("--players", type=int, help="players per game (default 3 or the preset's minimum)")
+    p.add_argument("--games", type=int, default=100, help="number of games (default 100)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
+    p.add_argument("--bots", default="greedy,random", help=f"bots by seat, cycled ({', '.join(BOTS)})")
+    p.add_argument("--record", metavar="DIR", help="write each game's record into DIR")
+    p.add_argument(
+        "--turn-cap", type=int, default=DEFAULT_TURN_CAP, help="turns before a round counts as stalled"
+    )
+    p.add_argument("--json", action="store_true", help="print the summary as one JSON line")
+    p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser(
+        "play",
+        help="play against the computer",
+        description="Play against the computer: a full-screen card table on a terminal (with textual "
+        "installed), else line by line. Without --rules, --players, --level, --bots or --seed the "
+        "table asks for them first.",
+    )
+    p.add_argument("--plain", action="store_true", help="line-based play on stdin/stdout")
+    p.add_argument("--rules", help="preset, game string or JSON (default standard)")
+    p.add_argument("--players", type=int, help="players including you (default 3)")
+    p.add_argument(
+        "--level",
+        help="opponents' difficulty: beginner, easy, medium, hard, expert (comma-separated: one per "
+        "opponent, cycled; default medium)",
+    )
+    p.add_argument("--bots", help=f"opponents by bot ({', '.join(BOTS)}, NAME:LEVEL), cycled")
+    p.add_argument("--seed", type=int, help="seed (default: the clock)")
+    p.add_argument("--name", help="your name (default You)")
+    p.add_argument(
+        "--delay", type=float, default=0.8, help="seconds between the computer's moves (default 0.8)"
+    )
+    p.add_argument(
+        "--record",
+        metavar="FILE",
+        help="record file (default: a new file in $XDG_DATA_HOME/yaniv/games, ~/.local/share/yaniv/games)",
+    )
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue the last unfinished game (or the one in --record FILE)",
+    )
+    p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("replay", help="show a recorded game (step through it on a terminal)")
+    p.add_argument("file", help="a JSON Lines game record")
+    p.add_argument("--seat", type=int, help="show only what this seat saw")
+    view = p.add_mutually_exclusive_group()
+    view.add_argument("--tui", action="store_true", help="the step-through viewer (needs textual)")
+    view.add_argument(
+        "--text", action="store_true", help="print the game turn by turn (the default off a terminal)"
+    )
+    p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("check", help="verify a game record (exit 1 naming the first wrong line)")
+    p.add_argument("file", help="a JSON Lines game record")
+    p.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    p.set_defaults(func=cmd_check)
+
+    p = sub.add_parser("serve", help="play in the browser: the web server (needs yaniv[web])")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument(
+        "--db",
+        metavar="URL",
+        help="SQLAlchemy async URL or SQLite file (default $XDG_DATA_HOME/yaniv/yaniv.db, "
+        "~/.local/share/yaniv/yaniv.db)",
+    )
+    p.add_argument(
+        "--bot-delay", type=float, default=0.8, help="seconds a computer player waits before acting (0.8)"
+    )
+    p.add_argument(
+        "--round-pause",
+        type=float,
+        default=30.0,
+        help="seconds after a round's end before the next deal if not everyone is ready (30)",
+    )
+    p.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
+    p.set_defaults(func=cmd_serve)
+
+    p = sub.add_parser("arena", help="seat-rotated matches between bots: win rates, Elo, timings")
+    p.add_argument("--rules", default="standard", help="preset, game string or JSON (default standard)")
+    p.add_argument("--players", type=int, help="players per game (default: the number of bots)")
+    p.add_argument(
+        "--games",
+        type=int,
+        default=100,
+        help="games in total, rounded up to whole rotation sets (default 100)",
+    )
+    p.add_argument("--seed", type=int, default=1, help="seed of the first deal (default 1)")
+    p.add_argument(
+        "--bots",
+        default="expert,heuristic",
+        help="line-up by seat, NAME or NAME:LEVEL (expert:strong); the last fills the remaining seats "
+        f"({', '.join(BOTS)})",
+    )
+    p.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument("--json", metavar="FILE", help="also write the report as JSON to FILE ('-': stdout only)")
+    p.add_argument("--plot", metavar="FILE.png", help="draw win rates and score curves (needs matplotlib)")
+    p.add_argument(
+        "--turn-cap", type=int, default=DEFAULT_TURN_CAP, help="turns before a round counts as stalled"
+    )
+    p.add_argument(
+        "--untimed", action="store_true", help="lift the expert's time limits (reproducible, slower)"
+    )
+    p.set_defaults(func=cmd_arena)
+
+    p = sub.add_parser("odds", help="the chance that a Yaniv call succeeds (the bots' opponent model)")
+    p.add_argument("--value", type=int, required=True, help="the caller's hand value")
+    p.add_argument("--cards", required=True, help="cards held by each opponent, e.g. 3,5")
+    p.add_argument("--seen-values", help="value of the cards seen taken by each opponent, e.g. 0,4")
+    p.add_argument("--seen-counts", help="number of cards seen taken by each opponent, e.g. 0,1")
+    p.add_argument("--turn", type=int, default=0, help="turns completed in the round (default 0)")
+    p.add_argument("--players", type=int, help="players in the round (default: opponents + 1)")
+    p.add_argument("--rules", default="standard", help="preset, game string or JSON (default standard)")
+    p.add_argument("--json", action="store_true", help="print the result as one JSON line")
+    p.set_defaults(func=cmd_odds)
+    return parser

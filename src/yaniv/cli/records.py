@@ -1,0 +1,79 @@
+"""``yaniv replay`` (show a recorded game) and ``yaniv check`` (verify a record by replaying it)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any, TextIO
+
+from ..errors import RecordError
+from ..events import redact
+from ..narrate import event_text
+from ..record import check, read_record
+from .common import UsageError, on_terminal, textual_available
+
+__all__ = ["cmd_check", "cmd_replay"]
+
+
+def _read(path: str) -> list[dict[str, Any]]:
+    try:
+        return read_record(path)
+    except RecordError as e:
+        raise UsageError(str(e)) from None
+
+
+def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
+    """Show a recorded game: the step-through viewer on a terminal, else turn by turn as text."""
+    events = _read(args.file)
+    header = events[0]
+    players = header.get("players")
+    if args.seat is not None and isinstance(players, int) and not 0 <= args.seat < players:
+        raise UsageError(f"--seat: there is no seat {args.seat}: seats are 0..{players - 1}")
+    use_tui = args.tui or (not args.text and on_terminal(out) and textual_available())
+    if use_tui:
+        if not textual_available():
+            raise UsageError("--tui needs textual: pip install 'yaniv[tui]'")
+        from ..tui import run_replay
+
+        try:
+            return run_replay(events, seat=args.seat)
+        except RecordError as err:
+            if args.tui:
+                raise UsageError(str(err)) from None
+    names = header.get("names")
+    rules, seed = header.get("rules_string", "?"), header.get("seed")
+    out.write(f"Game of {rules}, {players} players, seed {seed}\n")
+    for e in events[1:]:
+        try:
+            text = event_text(redact(e, args.seat) if args.seat is not None else e, names)
+        except (KeyError, IndexError, TypeError, ValueError):  # a line of the wrong shape
+            raise UsageError(f"line {e['_line']}: a {e['type']} event that cannot be shown") from None
+        if text:
+            out.write(text + "\n")
+    return 0
+
+
+def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
+    """Verify a record by replaying it."""
+    try:
+        game = check(args.file)
+    except RecordError as e:
+        if args.json:
+            out.write(json.dumps({"ok": False, "error": str(e)}) + "\n")
+        else:
+            out.write(f"{args.file}: {e}\n")
+        return 1
+    info = {
+        "ok": True,
+        "events": len(game.events),
+        "rounds": game.round_no,
+        "finished": game.over,
+        "winners": list(game.winners),
+        "totals": game.totals,
+    }
+    if args.json:
+        out.write(json.dumps(info) + "\n")
+    else:
+        state = f"winners {info['winners']}" if game.over else "unfinished"
+        out.write(f"{args.file}: ok ({info['events']} events, {info['rounds']} rounds, {state})\n")
+    return 0
