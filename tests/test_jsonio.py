@@ -37,9 +37,9 @@ def test_what_is_deep_enough_for_our_formats_is_read() -> None:
 
 
 def test_a_deep_knob_value_in_a_game_string_is_a_rules_error() -> None:
-    with pytest.raises(RulesError, match="halving_scores.*nested too deeply"):
+    with pytest.raises(RulesError, match=r"halving_scores.*nested too deeply"):
         Rules.from_spec("standard(halving_scores=" + "[" * 3000 + ")")
-    with pytest.raises(RulesError, match="score_limit.*digits"):
+    with pytest.raises(RulesError, match=r"score_limit.*digits"):
         Rules.from_spec("standard(score_limit=" + "9" * 5000 + ")")
 
 
