@@ -59,14 +59,7 @@ class Game:
     ) -> None:
         """Start a game and deal its first round."""
         self.rules = Rules.from_spec(rules)
-        if not isinstance(players, int) or isinstance(players, bool):
-            raise RulesError(f"players must be an integer, got {players!r}")
-        if not self.rules.min_players <= players <= self.rules.max_players:
-            raise RulesError(
-                f"these rules allow {self.rules.min_players} to {self.rules.max_players} "
-                f"players, not {players}"
-            )
-        problem = self.rules.deal_problem(players)
+        problem = self.rules.players_problem(players)
         if problem:
             raise RulesError(problem)
         if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < players:

@@ -205,6 +205,18 @@ class Rules:
         if problem:
             raise RulesError(problem)
 
+    def players_problem(self, players: object) -> str | None:
+        """Why a game of *players* players cannot be played under these rules, or None.
+
+        The one check of a player count (S3 and the deal): a whole number in the rules'
+        range, and enough cards to deal that many hands.
+        """
+        if not isinstance(players, int) or isinstance(players, bool):
+            return f"players must be an integer, got {players!r}"
+        if not self.min_players <= players <= self.max_players:
+            return f"these rules allow {self.min_players} to {self.max_players} players, not {players}"
+        return self.deal_problem(players)
+
     def deal_problem(self, players: int) -> str | None:
         """Why a game of *players* cannot be dealt under these rules, or None."""
         cards = DECK_SIZE * self.decks_for(players)
@@ -281,10 +293,21 @@ class Rules:
 
     @classmethod
     def from_spec(cls, spec: str | dict[str, Any] | Rules) -> Rules:
-        """Build from a preset name, a game string, ``{"preset", "overrides"}`` or knobs."""
+        """Build from a preset name, a game string, ``{"preset", "overrides"}`` or knobs.
+
+        A text that starts with ``{`` is read as that JSON (bounded: :mod:`yaniv.jsonio`).
+        """
         if isinstance(spec, Rules):
             return spec
         if isinstance(spec, str):
+            if spec.lstrip().startswith("{"):
+                try:
+                    data = loads(spec, "the rules (JSON)")
+                except JSONInputError as e:
+                    raise RulesError(str(e)) from None
+                if not isinstance(data, dict):
+                    raise RulesError("the rules (JSON) must be an object")
+                return cls.from_spec(data)
             return _parse_game_string(spec)
         if isinstance(spec, dict):
             if "preset" in spec or "overrides" in spec:

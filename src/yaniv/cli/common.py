@@ -8,13 +8,11 @@ mistake (one line naming the flag, exit code 2).
 from __future__ import annotations
 
 import importlib.util
-import json
 import sys
 import time
 from typing import TextIO
 
-from ..errors import RulesError, YanivError
-from ..game import Game
+from ..errors import YanivError
 from ..rules import Rules
 from ..session import make_opponent
 
@@ -38,8 +36,6 @@ class UsageError(Exception):
 def rules_arg(spec: str, flag: str = "--rules") -> Rules:
     """The rule set of a preset name, a game string or a JSON knob dict."""
     try:
-        if spec.lstrip().startswith("{"):
-            return Rules.from_spec(json.loads(spec))
         return Rules.from_spec(spec)
     except (YanivError, ValueError) as e:
         raise UsageError(f"{flag}: {e}") from None
@@ -48,14 +44,13 @@ def rules_arg(spec: str, flag: str = "--rules") -> Rules:
 def player_count(rules: Rules, players: int | None, default: int) -> int:
     """*players* (or *default* when not given), if a game of that many can be played.
 
-    The engine is the judge: a :class:`~yaniv.game.Game` refuses a number the rules do
-    not allow (the players' range, a deck too small to deal), and its message is shown.
+    The rules are the judge (:meth:`Rules.players_problem`: the players' range, a deck
+    too small to deal), and their message is shown.
     """
     n = players if players is not None else default
-    try:
-        Game(rules, players=n, seed=0)
-    except RulesError as e:
-        raise UsageError(f"--players: {e}") from None
+    problem = rules.players_problem(n)
+    if problem:
+        raise UsageError(f"--players: {problem}")
     return n
 
 
