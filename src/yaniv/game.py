@@ -15,6 +15,7 @@ from typing import Any
 from .actions import Action
 from .cards import CARDS, KIND, CardAllocator, cards_of_mask, deck
 from .errors import IllegalActionError, RulesError
+from .events import Deal, GameEnd, Timeout
 from .rules import Rules
 from .scoring import RoundResult, clockwise_from
 from .state import RoundState, Shuffler
@@ -29,10 +30,6 @@ RECORD_VERSION = 1
 Observer = Callable[[Sequence[dict[str, Any]]], None]
 """Gets the events a change of the game added (header first on the first call)."""
 
-_STATE_EVENTS = frozenset(
-    {"header", "deal", "discard", "draw", "take", "swap", "slap", "reshuffle", "yaniv", "false_yaniv",
-     "asef", "showdown", "round_end", "game_end"}
-)  # fmt: skip
 
 
 class Game:
@@ -176,17 +173,16 @@ class Game:
         )
         state.log = self.events
         self.events.append(
-            {
-                "type": "deal",
-                "round": self.round_no,
-                "dealer": self.dealer,
-                "starter": starter,
-                "players": seats,
-                "tiebreak": bool(tiebreak),
-                "hands": [[str(CARDS[c]) for c in _ids(h)] for h in hands],
-                "stock": [str(CARDS[c]) for c in reversed(stock)],
-                "discard_pile": [[str(CARDS[c]) for c in g] for g in pile],
-            }
+            Deal(
+                round=self.round_no,
+                dealer=self.dealer,
+                starter=starter,
+                players=seats,
+                tiebreak=bool(tiebreak),
+                hands=[[str(CARDS[c]) for c in _ids(h)] for h in hands],
+                stock=[str(CARDS[c]) for c in reversed(stock)],
+                discard_pile=[[str(CARDS[c]) for c in g] for g in pile],
+            )
         )
         return state
 
@@ -233,11 +229,11 @@ class Game:
         self._flush()
         return result
 
-    def note(self, event: dict[str, Any]) -> None:
+    def note(self, event: Timeout) -> None:
         """Add an event that changes no state (a table's ``timeout``) to the record."""
-        if not isinstance(event.get("type"), str) or event["type"] in _STATE_EVENTS:
-            raise ValueError(f"a note is an event that changes no state, not {event.get('type')!r}")
-        self.events.append(dict(event))
+        if not isinstance(event, Timeout):
+            raise ValueError(f"a note is an event that changes no state, not {event!r}")
+        self.events.append(event)
         self._flush()
 
     def _end_round(self, result: RoundResult) -> None:
@@ -250,9 +246,7 @@ class Game:
         if result.game_over:
             self._over = True
             self._winners = result.winners
-            self.events.append(
-                {"type": "game_end", "winners": list(result.winners), "totals": list(self._totals)}
-            )
+            self.events.append(GameEnd(list(result.winners), list(self._totals)))
 
     def subscribe(self, observer: Observer, *, replay: bool = False) -> None:
         """Give *observer* the new events after every change (all so far too, with *replay*)."""

@@ -19,6 +19,7 @@ from typing import IO, Any
 from .actions import Action
 from .cards import KIND, parse_card
 from .errors import RecordError, YanivError
+from .events import EventError, Timeout, event_from_json
 from .game import RECORD_FORMAT, RECORD_VERSION, Game
 from .jsonio import JSONInputError, loads
 from .rules import Rules
@@ -156,6 +157,11 @@ def read_record(source: str | Path | IO[str] | Iterable[str]) -> list[dict[str, 
             f"line {header['_line']}: record version {header.get('version')!r} is not "
             f"supported (this engine reads version {RECORD_VERSION})"
         )
+    for event in events[1:]:
+        try:
+            event_from_json({k: v for k, v in event.items() if k != "_line"})  # every field checked
+        except EventError as e:
+            raise RecordError(f"line {event['_line']}: {e}") from None
     return events
 
 
@@ -256,7 +262,7 @@ def replay_steps(events: list[dict[str, Any]]) -> Iterator[tuple[Game, dict[str,
             elif kind in _ACTIONS:
                 game.apply(e["seat"], _action_of(e))
             elif kind in _NOTES:
-                game.note(_comparable(e))
+                game.note(Timeout(e["seat"], e["decision"], e["stand_in"]))
         except (YanivError, KeyError, TypeError, ValueError) as err:
             raise RecordError(f"line {line}: {kind} does not follow: {err}") from None
         if produced >= len(game.events):

@@ -25,6 +25,19 @@ from typing import Any, Protocol
 from .actions import Action
 from .cards import CARDS, JOKER, KIND, RANK_NAMES, SUIT_NAMES, Card, cards_of_mask, format_cards
 from .errors import IllegalActionError, InvalidNotationError
+from .events import (
+    Asef,
+    Discard,
+    Draw,
+    FalseYaniv,
+    Reshuffle,
+    RoundEnd,
+    Showdown,
+    Slap,
+    Swap,
+    Take,
+    YanivCall,
+)
 from .melds import MeldTable, classify, is_set_group, joker_targets, run_start
 from .rules import Rules
 from .scoring import RoundResult, settle
@@ -130,7 +143,7 @@ class RoundState:
     slapper: int | None
     result: RoundResult | None
     shuffler: Shuffler
-    log: list[dict[str, Any]] | None
+    log: list[dict[str, Any]] | None  # typed Event values (Game.events: header first)
     turns: int
     reshuffles: int
 
@@ -406,7 +419,7 @@ class RoundState:
         self.phase = AFTER_DISCARD
         self.slapper = None
         if self.log is not None:
-            self.log.append({"type": "discard", "seat": seat, "cards": [_name(c) for c in cards]})
+            self.log.append(Discard(seat, [_name(c) for c in cards]))
 
     def fast_draw(self) -> int:
         """Take the top of the stock (unchecked); reshuffles if it empties (S9)."""
@@ -415,7 +428,7 @@ class RoundState:
         self.hands[seat] |= 1 << card
         self.hv[seat] += self._values[card]
         if self.log is not None:
-            self.log.append({"type": "draw", "seat": seat, "card": _name(card)})
+            self.log.append(Draw(seat, _name(card)))
         if not self.stock:
             self._reshuffle()
         self.turns += 1
@@ -448,7 +461,7 @@ class RoundState:
         self.hv[seat] += self._values[card]
         self.seen[seat] |= 1 << card
         if self.log is not None:
-            self.log.append({"type": "take", "seat": seat, "card": _name(card)})
+            self.log.append(Take(seat, _name(card)))
         self.turns += 1
         self.current = self.nxt[seat]
         self.phase = TURN_START
@@ -465,7 +478,7 @@ class RoundState:
         self.hv[seat] -= self._values[card]
         self.seen[seat] = (self.seen[seat] & ~(1 << card)) | (1 << joker)
         if self.log is not None:
-            self.log.append({"type": "swap", "seat": seat, "card": _name(card), "position": pos})
+            self.log.append(Swap(seat, _name(card), pos))
         self.turns += 1
         self.slapper = None
         self.current = self.nxt[seat]
@@ -485,13 +498,13 @@ class RoundState:
         self.slapper = None
         self.drawn = None
         if self.log is not None:
-            self.log.append({"type": "slap", "seat": seat, "card": _name(card)})
+            self.log.append(Slap(seat, _name(card)))
 
     def fast_yaniv(self) -> RoundResult:
         """The current player calls Yaniv (unchecked): showdown and result (S11)."""
         seat = self.current
         if self.log is not None:
-            self.log.append({"type": "yaniv", "seat": seat})
+            self.log.append(YanivCall(seat))
         return self._finish(seat, "yaniv", list(self.hv))
 
     def fast_asef(self) -> RoundResult:
@@ -501,13 +514,13 @@ class RoundState:
         self.hands[seat] |= 1 << card
         self.hv[seat] += self._values[card]
         if self.log is not None:
-            self.log.append({"type": "asef", "seat": seat, "card": _name(card)})
+            self.log.append(Asef(seat, _name(card)))
         return self._finish(seat, "asef", list(self.hv))
 
     def fast_false_yaniv(self, seat: int) -> RoundResult:
         """An out-of-turn Yaniv call by *seat* under ``false_yaniv_penalty`` (S18)."""
         if self.log is not None:
-            self.log.append({"type": "false_yaniv", "seat": seat})
+            self.log.append(FalseYaniv(seat))
         return self._finish(seat, "false_yaniv", list(self.hv))
 
     def _finish(self, caller: int, kind: str, values: list[int]) -> RoundResult:
@@ -531,8 +544,8 @@ class RoundState:
                 hands: list[list[str] | None] = [None] * self.n
                 for p in self.active:
                     hands[p] = [_name(c) for c in cards_of_mask(self.hands[p])]
-                self.log.append({"type": "showdown", "hands": hands})
-            self.log.append({"type": "round_end", **result.to_dict()})
+                self.log.append(Showdown(hands))
+            self.log.append(RoundEnd(result.to_dict()))
         return result
 
     def _reshuffle(self) -> None:
@@ -559,7 +572,7 @@ class RoundState:
                 last[p] = None
         self.reshuffles += 1
         if self.log is not None:
-            self.log.append({"type": "reshuffle", "stock": [_name(c) for c in reversed(cards)]})
+            self.log.append(Reshuffle([_name(c) for c in reversed(cards)]))
 
     # ------------------------------------------------------------------ push / pop
 

@@ -46,7 +46,7 @@ from typing import Any, Protocol
 
 from .actions import Action
 from .errors import IllegalActionError, YanivError
-from .events import redact
+from .events import Timeout, redact
 from .game import Game
 from .scoring import RoundResult
 from .state import RoundState, SeatView
@@ -457,8 +457,7 @@ class Table:
             if due is None:
                 break
             assert due.seat is not None
-            note = {"type": "timeout", "seat": due.seat, "decision": due.kind.value}
-            self.game.note({**note, "stand_in": clock.stand_in_name})
+            self.game.note(Timeout(due.seat, due.kind.value, clock.stand_in_name))
             moves.append(self.decide(self._refresh(due), clock.stand_in))
         return moves
 
