@@ -51,7 +51,7 @@ def test_fields_are_typed_attributes() -> None:
     assert Discard(1, ["8S", "8D"]).cards == ["8S", "8D"]
     end = next(e for e in played().events if isinstance(e, RoundEnd))
     assert end.hand_values == end["values"] and end.kind in ("yaniv", "asef", "false_yaniv")
-    assert list(end.values())[0] == "round_end"  # the dict's own values() is untouched
+    assert next(iter(end.values())) == "round_end"  # the dict's own values() is untouched
 
 
 def test_events_are_read_only() -> None:
@@ -84,6 +84,12 @@ def test_events_pickle_for_process_pools() -> None:
     assert again == event and isinstance(again, Timeout)
 
 
+BAD_DEAL = {
+    "type": "deal", "round": 1, "dealer": 0, "starter": 1, "players": [0, 1], "tiebreak": False,
+    "hands": None, "stock": [], "discard_pile": [],
+}  # fmt: skip
+
+
 @pytest.mark.parametrize(
     ("data", "message"),
     [
@@ -92,8 +98,7 @@ def test_events_pickle_for_process_pools() -> None:
         ({"type": "discard", "seat": 0}, "'cards' is missing"),
         ({"type": "discard", "seat": "0", "cards": ["QS"]}, "'seat': must be a whole number"),
         ({"type": "discard", "seat": 0, "cards": "QS"}, "'cards': must be a list of card names"),
-        ({"type": "deal", "round": 1, "dealer": 0, "starter": 1, "players": [0, 1], "tiebreak": False,
-          "hands": None, "stock": [], "discard_pile": []}, "'hands': must be a list of card lists"),  # fmt: skip
+        (BAD_DEAL, "'hands': must be a list of card lists"),
         ({"type": "take", "seat": True, "card": "AD"}, "'seat'"),
         ({"type": "game_end", "winners": [0], "totals": [1, "x"]}, "'totals'"),
         ({"type": "yaniv", "seat": 10**30}, "'seat'"),

@@ -48,6 +48,7 @@ from .actions import Action
 from .errors import IllegalActionError, YanivError
 from .events import Timeout, redact
 from .game import Game
+from .intent import legal_match
 from .scoring import RoundResult
 from .state import RoundState, SeatView
 
@@ -180,7 +181,8 @@ class Table:
     *players* holds one entry per seat: a :class:`Player` (a bot) or ``None`` (a person
     or remote client, who submits through :meth:`submit`). *rngs* gives each bot its
     random generator (default: :func:`player_rngs` of the game's seed). *turn_cap*: a
-    round that reaches it stops the table (:attr:`stalled`). *clock*: the optional
+    round that reaches it stops the table (:attr:`stalled`; ``None``: no cap, for
+    tables of people). *clock*: the optional
     :class:`TurnClock` for the persons' decisions. *auto_deal*: :meth:`step` deals the
     next round itself (front ends that pause between rounds turn it off and call
     :meth:`next_round`).
@@ -192,15 +194,18 @@ class Table:
         players: Sequence[Player | None],
         *,
         rngs: Sequence[random.Random] | None = None,
-        turn_cap: int = DEFAULT_TURN_CAP,
+        turn_cap: int | None = DEFAULT_TURN_CAP,
         clock: TurnClock | None = None,
         auto_deal: bool = True,
     ) -> None:
         """Seat *players* at *game*."""
         if len(players) != game.n:
             raise ValueError(f"the table has {game.n} seats but {len(players)} players were given")
-        if not isinstance(turn_cap, int) or isinstance(turn_cap, bool) or turn_cap < 1:
-            raise ValueError(f"the turn cap must be a whole number of turns of at least 1, got {turn_cap!r}")
+        whole = isinstance(turn_cap, int) and not isinstance(turn_cap, bool)
+        if turn_cap is not None and (not whole or turn_cap < 1):
+            raise ValueError(
+                f"the turn cap must be a whole number of turns of at least 1 (or None), got {turn_cap!r}"
+            )
         self.game = game
         self.players: list[Player | None] = list(players)
         self.rngs = list(rngs) if rngs is not None else player_rngs(game.seed, game.n)
@@ -237,7 +242,8 @@ class Table:
     def stalled(self) -> str | None:
         """Why the table stopped early (a round reached the turn cap), or ``None``."""
         state = self.game.round
-        if self.game.over or state.is_over or state.turns < self.turn_cap:
+        cap = self.turn_cap
+        if cap is None or self.game.over or state.is_over or state.turns < cap:
             return None
         return (
             f"round {self.game.round_no} reached {state.turns} turns without ending "
@@ -273,7 +279,7 @@ class Table:
         version = len(game.events)
         if state.is_over:
             return (self._decision(DecisionKind.NEXT_ROUND, None, version),)
-        if state.turns >= self.turn_cap:
+        if self.turn_cap is not None and state.turns >= self.turn_cap:
             return ()
         out = []
         slapper = state.slapper
@@ -312,13 +318,23 @@ class Table:
         action: Action | dict[str, Any] | str | None,
         *,
         expect: Decision | None = None,
+        loose: bool = False,
     ) -> Move:
         """Play *seat*'s pending decision: an action, or ``None`` to pass a slap.
 
         Checked: :class:`~yaniv.errors.IllegalActionError` (nothing changed) when the seat
         has no pending decision, *expect* is no longer pending (the game moved on), or
-        the action is not legal now.
+        the action is not legal now; the message is the engine's. With *loose*, cards
+        written in any order are matched to the legal action they name
+        (:func:`yaniv.intent.legal_match`: what a person picked or typed). A Yaniv out
+        of turn is accepted, and penalised, where the rules say so (S18).
         """
+        if loose and action is not None and 0 <= seat < self.game.n and not self.game.round.is_over:
+            try:
+                act = Action.coerce(action)
+            except YanivError as e:
+                raise IllegalActionError(str(e)) from None
+            action = legal_match(self.game.round.view(seat), act) or act
         return self._play(seat, action, "player", expect)
 
     def _play(
@@ -337,7 +353,13 @@ class Table:
                 raise IllegalActionError("the game is over")
             if self.stalled is not None:
                 raise IllegalActionError(f"the table has stopped: {self.stalled}")
-            raise IllegalActionError(f"it is not {self._who(seat)}'s turn")
+            state = self.game.round
+            if action is None or state.is_over or seat == state.slapper:
+                raise IllegalActionError(f"{self._who(seat)} has nothing to decide now")
+            # not this seat's decision: the engine says why in its words, or takes a
+            # Yaniv out of turn where the rules penalise one (S18)
+            result = self.game.apply(seat, action)
+            return Move(seat, Action.coerce(action), by, result)
         if action is None:
             if mine.kind != DecisionKind.SLAP:
                 raise IllegalActionError(f"{self._who(seat)} must act now: only a slap may be passed")
@@ -394,21 +416,40 @@ class Table:
 
     def decide(self, decision: Decision, player: Player | None = None) -> Move:
         """Let the seat's bot (or *player*) make *decision* now, falling back on a failure."""
-        seat = decision.seat
-        assert seat is not None
         by = "player" if player is None else "stand_in"
         try:
             action = self.thinker(decision, player)()
         except Exception as e:  # a bot's bug must not stop the table
-            self.faults.append(f"seat {seat}: the bot failed ({type(e).__name__}: {e})")
-            action = self._fallback(decision)
-            by = "fallback"
-        if action is None and decision.kind != DecisionKind.SLAP:
+            return self.answer(decision, None, error=e, by=by)
+        return self.answer(decision, action, by=by)
+
+    def answer(
+        self,
+        decision: Decision,
+        action: Action | None,
+        *,
+        error: Exception | None = None,
+        by: str = "player",
+    ) -> Move:
+        """Play a bot's answer to *decision* (thought elsewhere: :meth:`thinker`).
+
+        A bot that failed (*error*), passed a turn, or answered illegally gets the first
+        legal discard or draw instead, and :attr:`faults` says so. ``IllegalActionError``
+        only when *decision* is no longer pending (the game moved on meanwhile).
+        """
+        seat = decision.seat
+        assert seat is not None
+        if error is not None:
+            self.faults.append(f"seat {seat}: the bot failed ({type(error).__name__}: {error})")
+            action, by = self._fallback(decision), "fallback"
+        elif action is None and decision.kind != DecisionKind.SLAP:
             self.faults.append(f"seat {seat}: the bot passed its {decision.kind.value}")
             action, by = self._fallback(decision), "fallback"
         try:
             return self._play(seat, action, by, decision)
         except IllegalActionError as e:
+            if self.decision_of(seat) != decision:
+                raise  # the game moved on: nothing to fall back from
             self.faults.append(f"seat {seat}: the bot played {action}: {e}")
             return self._play(seat, self._fallback(decision), "fallback", decision)
 

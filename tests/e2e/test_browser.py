@@ -98,7 +98,7 @@ def ui_turn(page: Any, keyboard: bool = False) -> bool:
         discards = [a for a in legal if a["type"] == "discard"]
         best = max(discards, key=lambda a: (sum(value(c) for c in a["cards"]), len(a["cards"])))
         used: set[int] = set()
-        for card in best["cards"]:
+        for card in reversed(best["cards"]):  # picked in any order: the server lays them
             i = next(i for i, c in enumerate(st["hand"]) if c == card and i not in used)
             used.add(i)
             if keyboard and i < 9:

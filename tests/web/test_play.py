@@ -145,11 +145,14 @@ def test_host_hands_absent_seat_to_bot_and_person_returns(site: Site) -> None:
     assert ann.expect("error")["code"] == "not_allowed"  # Ann is here
     ann.send({"type": "replace", "seat": 1, "level": "beginner"})
     ann.expect("table", where=lambda m: m["table"]["seats"][1]["stand_in"])
+    driver = site.table(table).table
+    assert driver.players[1] is not None and driver.players[0] is None  # the stand-in sits at the driver
     # the bot plays Ben's turns: Ann can play the whole game alone
     play_until([ann], lambda: ann.view["turns"] >= 4 or ann.view["phase"] == "round_over", timeout=30)
     ben_ws = site.connect(table, ben.token)
     assert ben_ws.seat == 1
     assert not site.table(table).seats[1].stand_in
+    assert site.table(table).table.players[1] is None  # Ben plays his seat again
     ann.expect("table", where=lambda m: not m["table"]["seats"][1]["stand_in"])
     play_until([ann, ben_ws], game_over([ann, ben_ws]), timeout=60)
 

@@ -269,3 +269,58 @@ def test_tables_survive_an_app_restart(tmp_path: Path) -> None:
         assert dup == {"type": "ack", "id": acked["id"], "version": acked["version"], "duplicate": True}
         ann.close()
         bob.close()
+
+
+def caught_up(ann: Player, bob: Player, version: int) -> None:
+    for p in (ann, bob):
+        while p.version != version:
+            p.next()
+
+
+def test_a_discard_picked_in_any_order_is_laid_as_the_engine_lays_it(site: Site) -> None:
+    """The browser sends the cards in the order they were picked: a set keeps that order
+    (the last card picked ends on top), a run is laid ascending; a wrong group is explained."""
+    table, ann, bob = two_people(site, rules="standard(yaniv_threshold=0)")
+    game = site.table(table).game
+    laid = 0
+    for _ in range(400):
+        me, _other = mover(ann, bob)
+        v = me.view
+        assert v is not None and v["phase"] != "round_over"
+        groups = [a for a in v["legal"] if a["type"] == "discard" and len(a["cards"]) >= 2]
+        if v["phase"] == "after_discard":
+            me.act(next(a for a in v["legal"] if a["type"] == "draw"))
+        elif not groups:
+            me.act(next(a for a in v["legal"] if a["type"] == "discard"))
+        else:
+            legal = groups[0]["cards"]
+            me.act({"type": "discard", "cards": legal[::-1]})
+            assert me.expect("ack")
+            thrown = game.events[-1]
+            assert thrown["type"] == "discard"
+            ranks = {c[:-1] for c in legal if c != "JK"}
+            # a set as picked, a run in its one legal (ascending) order
+            assert thrown["cards"] == (legal[::-1] if len(ranks) == 1 else legal), (legal, thrown)
+            laid += 1
+        caught_up(ann, bob, len(game.events))
+        if laid >= 3:
+            break
+    assert laid, "no group of two or more cards came up"
+    me, _other = mover(ann, bob)
+    assert me.view is not None
+    hand = me.view["hand"]
+    discards = [sorted(a["cards"]) for a in me.view["legal"] if a["type"] == "discard"]
+    wrong = next(([a, b] for a in hand for b in hand if a != b and sorted([a, b]) not in discards), None)
+    if me.view["phase"] == "turn_start" and wrong is not None:
+        me.act({"type": "discard", "cards": wrong})
+        assert "not a legal discard" in me.expect("error")["message"]
+
+
+def test_a_yaniv_out_of_turn_is_a_false_yaniv_where_the_rules_say_so(site: Site) -> None:
+    _table, ann, bob = two_people(site, overrides={"false_yaniv_penalty": 30})
+    me, other = mover(ann, bob)
+    other.act({"type": "yaniv"})
+    assert other.expect("ack")
+    view = other.wait_view(lambda v: v["phase"] == "round_over")
+    assert view["result"]["kind"] == "false_yaniv" and view["result"]["caller"] == other.seat
+    assert me.expect("update")["view"]["result"]["kind"] == "false_yaniv"

@@ -22,6 +22,9 @@ class Bot(ABC):
     name: str = "bot"
     sees_all: bool = False
     """Whether the table asks this bot with the full state (:meth:`act_full`): analysis bots only."""
+    thinks_long: bool = False
+    """Whether a decision can take tens of milliseconds or more (a search): servers ask it
+    on a worker thread instead of their event loop."""
 
     def act_full(self, state: RoundState, seat: int, rng: random.Random) -> Action | None:
         """The action with every hand in sight; only bots with ``sees_all`` are asked this way."""

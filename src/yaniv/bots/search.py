@@ -305,6 +305,7 @@ class ExpertBot(Bot):
     """The ``expert`` bot (difficulty ``hard``; ``strong`` level = ``expert``)."""
 
     name = "expert"
+    thinks_long = True
 
     def __init__(
         self, level: str = "default", model: HandModel | None = None, win_model: WinModel | None = None

@@ -32,14 +32,18 @@ from pydantic import BaseModel, Field
 from ..bots import LEVELS
 from ..errors import RulesError
 from ..rules import PRESETS
+from .hub import Hub
 from .protocol import ProtocolError, error, parse_message
+from .room import Room
+from .seats import DEFAULT_LEVEL, TableSettings
 from .store import Store
-from .table import DEFAULT_LEVEL, MAX_QUEUE, Hub, Table, TableSettings
 
-__all__ = ["Client", "create_app", "default_db_url"]
+__all__ = ["MAX_QUEUE", "Client", "create_app", "default_db_url"]
 
 log = logging.getLogger("yaniv.web")
 STATIC = Path(__file__).parent / "static"
+MAX_QUEUE = 2000
+"""Messages waiting for one slow connection before the server drops it (it can reconnect)."""
 
 
 def default_db_url(environ: dict[str, str] | None = None) -> str:
@@ -245,7 +249,7 @@ def create_app(
     return app
 
 
-async def serve_client(table: Table, client: Client) -> None:
+async def serve_client(table: Room, client: Client) -> None:
     """Read a client's messages until it goes; every bad one gets an error, nothing more."""
     ws = client.ws
     while True:

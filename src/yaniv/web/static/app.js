@@ -283,10 +283,15 @@ function rulesBox(title, open = false) {
 const legal = () => (S.view && S.view.legal) || [];
 const legalOf = (type) => legal().filter((a) => a.type === type);
 
-function matchingDiscard() {
+// The selected cards as a discard, in the order they were picked (the server lays them:
+// a set in that order, so the last card picked ends on top; a run ascending), or null
+// while they are not, as cards, one of the legal discards.
+function selectedDiscard() {
   if (!S.view || !S.selected.size) return null;
-  const chosen = [...S.selected].map((i) => S.view.hand[i]).sort().join(" ");
-  return legalOf("discard").find((a) => [...a.cards].sort().join(" ") === chosen) || null;
+  const cards = [...S.selected].map((i) => S.view.hand[i]);
+  const chosen = [...cards].sort().join(" ");
+  const legalNow = legalOf("discard").some((a) => [...a.cards].sort().join(" ") === chosen);
+  return legalNow ? { type: "discard", cards } : null;
 }
 
 function narrate(e) {
@@ -381,7 +386,7 @@ function tablePage() {
       b.addEventListener("click", () => { S.selected.has(i) ? S.selected.delete(i) : S.selected.add(i); render(); });
       hand.append(b);
     });
-    const discard = matchingDiscard();
+    const discard = selectedDiscard();
     const buttons = el("div", { class: "actions" },
       el("button", { type: "button", id: "discard-btn", class: "primary", disabled: !discard, onclick: () => discard && act(discard) }, t("discard")),
       legalOf("yaniv").length ? el("button", { type: "button", id: "yaniv-btn", class: "call", onclick: () => act({ type: "yaniv" }) }, t("yaniv")) : null,
