@@ -13,7 +13,6 @@ from typing import TextIO
 
 from ..actions import Action
 from ..errors import IllegalActionError, YanivError
-from ..intent import legal_match
 from ..narrate import event_text, seat_name
 from ..table import Decision, DecisionKind, Table
 
@@ -117,11 +116,9 @@ class PlainGame:
                 self.show_table()
                 continue
             try:
-                asked = Action.parse(line)
-                # the legal action the line names (cards in any order); else the line as
-                # written, so that the engine says why it is not allowed
-                action = legal_match(self.table.view(self.seat), asked) or asked
-                self.table.submit(self.seat, action, expect=decision)
+                # loose: the legal action the line names (cards in any order); else the
+                # line as written, so that the engine says why it is not allowed
+                self.table.submit(self.seat, Action.parse(line), expect=decision, loose=True)
             except (IllegalActionError, YanivError) as e:
                 self.say(f"  Not allowed: {e}")
                 continue
