@@ -2,8 +2,9 @@
 
 Each measured bot plays standard games heads-up and with 4 players against heuristic
 opponents, taking every seat in turn; only the measured bot's decisions are timed
-(one ``decide`` call each: a whole turn, a take after a discard, or a slap). Half of
-the time budget goes to each table size; every table plays at least one whole game.
+(each one: its view built and the bot asked; a whole turn, a take after a discard, or
+a slap). Half of the time budget goes to each table size; every table plays at least
+one whole game.
 Prints one JSON line per bot.
 
     python bench/bots.py [--seconds S] [--bots random,greedy,heuristic,expert] [--levels]

@@ -12,8 +12,6 @@ import pytest
 
 from yaniv.arena import (
     Report,
-    _DealTask,
-    _play_deal,
     elo_ratings,
     make_arena_bot,
     percentile,
@@ -21,6 +19,7 @@ from yaniv.arena import (
     run_arena,
     wilson_interval,
 )
+from yaniv.arena.run import _DealTask, _play_deal
 from yaniv.bots import ExpertBot, GreedyBot
 from yaniv.bots.model import STAGES, call_success_probability, stage_of
 from yaniv.bots.search import LEVELS

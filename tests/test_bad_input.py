@@ -27,6 +27,15 @@ from yaniv.errors import (
 )
 
 
+def recorded_game(path: Path, *args: Any, **kwargs: Any) -> Game:
+    """A game recorded into *path* from its first line, as the CLI starts one."""
+    from yaniv.record import RecordWriter
+
+    game = Game(*args, **kwargs)
+    game.subscribe(RecordWriter.create(path), replay=True)
+    return game
+
+
 def expect(exc: type[Exception], fn: Callable[[], Any], *words: str) -> Exception:
     """Run *fn*; it must raise *exc* (a ValueError) whose message holds every word."""
     with pytest.raises(exc) as info:
@@ -773,7 +782,7 @@ def test_players_outside_the_presets_limits(rules: str, players: int, tmp_path: 
     r = Rules.from_spec(rules)
     expect(
         RulesError,
-        lambda: Game(rules, players, seed=1, record=str(path)),
+        lambda: recorded_game(path, rules, players, seed=1),
         str(players),
         str(r.min_players),
         str(r.max_players),
@@ -789,7 +798,7 @@ def test_players_not_an_integer(players: Any) -> None:
 @pytest.mark.parametrize("dealer", [-1, 3, 99, "0", 1.0, True, None])
 def test_bad_dealer(dealer: Any, tmp_path: Path) -> None:
     path = tmp_path / "game.jsonl"
-    expect(RulesError, lambda: Game("standard", 3, seed=1, dealer=dealer, record=str(path)), "dealer")
+    expect(RulesError, lambda: recorded_game(path, "standard", 3, seed=1, dealer=dealer), "dealer")
     assert not path.exists()
 
 
@@ -807,7 +816,7 @@ def test_bad_dealer(dealer: Any, tmp_path: Path) -> None:
 )
 def test_bad_names(names: Any, tmp_path: Path) -> None:
     path = tmp_path / "game.jsonl"
-    expect(RulesError, lambda: Game("standard", 3, seed=1, names=names, record=str(path)), "names")
+    expect(RulesError, lambda: recorded_game(path, "standard", 3, seed=1, names=names), "names")
     assert not path.exists()
 
 

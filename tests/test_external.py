@@ -13,8 +13,9 @@ import pytest
 
 from yaniv.actions import Action
 from yaniv.bots import HeuristicBot, make_bot
-from yaniv.bots.external import ExternalBot, legal_match
+from yaniv.bots.external import ExternalBot
 from yaniv.game import Game
+from yaniv.intent import legal_match
 from yaniv.match import play_game
 from yaniv.state import RoundState
 
@@ -137,7 +138,8 @@ def test_compound_turns_and_set_orders_are_accepted(script: Script) -> None:
     )  # fmt: skip
     view = state.view(0)
     assert str(legal_match(view, Action.parse("7D 7H 7S"))) == "discard 7D 7H 7S"
-    assert legal_match(view, Action.parse("9H 8H 7H")) is None  # runs go ascending
+    assert str(legal_match(view, Action.parse("9H 8H 7H"))) == "discard 7H 8H 9H"  # laid ascending
+    assert legal_match(view, Action.parse("9H 7H")) is None  # not a discard in any order
     assert str(legal_match(view, Action.parse("7H 8H 9H; take KS"))) == "discard 7H 8H 9H; take KS"
     assert str(legal_match(view, Action.parse("7S; draw"))) == "discard 7S; draw"
     assert legal_match(view, Action.parse("7S; take QS")) is None

@@ -4,7 +4,7 @@ A player's hidden cards are not a random draw from the unseen pool: players keep
 cards and throw high ones, more so the longer a round runs. The model is the
 distribution of the value of one hidden card kept by a player, per stage of the round
 (completed rotations of play), measured over self-play games of the heuristic bot by
-``python -m yaniv.bots.calibrate`` and stored in ``calibration.json`` beside this file.
+``python tools/calibrate.py`` and stored in ``calibration.json`` beside this file.
 A hand of ``u`` hidden cards is the sum of ``u`` such values (a convolution), plus the
 values of the cards seen taken into it.
 
@@ -135,7 +135,7 @@ def default_win_model() -> WinModel:
     strengths = _calibration().get("win_strengths")
     if strengths is None:
         raise ValueError(
-            "calibration.json has no win_strengths: run python -m yaniv.bots.calibrate --only win"
+            "calibration.json has no win_strengths: run python tools/calibrate.py --only win"
         )
     return WinModel(strengths)
 

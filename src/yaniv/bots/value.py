@@ -11,7 +11,7 @@ only on his total, and a player wins the game with probability his strength over
 sum of the active players' strengths. Strengths are tabulated per band of the total
 (5% of the score limit, so the table serves every limit) and fitted, by the MM
 algorithm for Bradley-Terry models, to who won heuristic self-play games from each
-round's totals (``python -m yaniv.bots.calibrate``). On other self-play games than
+round's totals (``python tools/calibrate.py``). On other self-play games than
 those it was fitted to, it is well calibrated with 2, 3 and 4 players left (predicted
 and observed win rates agree within a few points per decile; see docs/bots.md). It is
 fitted on the standard rules only and carried to other score limits by the bands.

@@ -1,4 +1,4 @@
-"""Calibrate the opponent model by simulation: ``python -m yaniv.bots.calibrate``.
+"""Calibrate the opponent model by simulation: ``python tools/calibrate.py`` (from the repository).
 
 Plays heuristic self-play games (standard rules, 2–5 players) and, at the start of
 every turn, records the value of every card each player holds that the others have
@@ -10,9 +10,13 @@ player threw one card worth ``m``, the values of the hidden cards he kept (not t
 card he took in exchange); and the same after a discard of several cards whose
 highest is worth ``m``. The expert samples its opponents' hands with them.
 
-Last, the game-value model (:mod:`.value`): from more self-play games (2-5 players),
-the totals of the players still in at the start of every round and who won the
-game, fitted as Bradley-Terry strengths per band of the total.
+Last, the game-value model (:mod:`yaniv.bots.value`): from more self-play games (2-5
+players), the totals of the players still in at the start of every round and who won
+the game, fitted as Bradley-Terry strengths per band of the total.
+
+A development tool, not part of the installed package: the games are played at a
+:class:`yaniv.table.Table` like every other game, and it reads the whole state of the
+round (every hidden hand) through ``table.round``, which no front end may do.
 """
 
 from __future__ import annotations
@@ -22,14 +26,21 @@ import json
 import random
 from pathlib import Path
 
-from ..cards import cards_of_mask
-from ..game import Game
-from .base import bot_rngs
-from .heuristic import HeuristicBot
-from .model import MAX_CARD, STAGES, stage_of
-from .value import band_of, fit_strengths
+from yaniv.bots.heuristic import HeuristicBot
+from yaniv.bots.model import MAX_CARD, STAGES, stage_of
+from yaniv.bots.value import band_of, fit_strengths
+from yaniv.cards import cards_of_mask
+from yaniv.game import Game
+from yaniv.match import play_table
+from yaniv.table import DecisionKind, Table, player_rngs
 
 __all__ = ["calibrate", "calibrate_win_model", "main"]
+
+CALIBRATION = Path(__file__).resolve().parent.parent / "src" / "yaniv" / "bots" / "calibration.json"
+"""The file the bots read their models from (the default ``--out``)."""
+
+TURN_CAP = 2001
+"""A round that runs this long stops the game: the loop it replaces stopped after 2000 turns."""
 
 
 def calibrate(games: int, seed: int = 1) -> tuple[list[list[float]], list[list[float]], list[list[float]]]:
@@ -46,31 +57,36 @@ def calibrate(games: int, seed: int = 1) -> tuple[list[list[float]], list[list[f
         players = rng.choice((2, 3, 4, 5))
         game = Game("standard", players=players, seed=seed * 100_000 + i)
         bots = [HeuristicBot() for _ in range(players)]
-        rngs = bot_rngs(seed * 100_000 + i, players)
-        while not game.over:
-            state = game.round
-            if state.is_over:
-                game.next_round()
+        table = Table(
+            game, bots, rngs=player_rngs(seed * 100_000 + i, players), turn_cap=TURN_CAP, auto_deal=False
+        )
+        # Step one decision at a time: the counts are taken at every turn start, before
+        # the seat plays, so the deal (auto_deal off) and the slap window are seen here.
+        while (decision := table.waiting_for()) is not None:
+            if decision.kind == DecisionKind.NEXT_ROUND:
+                table.next_round()
                 continue
-            seat = state.current
+            state = table.round
+            seat = decision.seat
+            assert seat is not None
             values = state.rules.card_values
-            before = state.hands[seat] if state.phase_name == "turn_start" else None
+            before = state.hands[seat] if decision.kind == DecisionKind.TURN else None
             if before is not None:
                 stage = stage_of(state.turns, len(state.active))
                 for p in state.active:
                     for c in cards_of_mask(state.hands[p] & ~state.seen[p]):
                         counts[stage][values[c]] += 1
-            action = bots[seat].act(state.view(seat), rngs[seat])
-            assert action is not None
-            game.apply(seat, action)
-            if before is not None and action.type == "turn" and not state.is_over:
+            move = table.step()
+            if table.faults:
+                raise RuntimeError(f"a bot failed: {table.faults[0]}")
+            assert move is not None
+            action = move.action
+            if before is not None and action is not None and action.type == "turn" and not state.is_over:
                 thrown = max(values[int(c)] for c in action.cards)
-                table = after_single if len(action.cards) == 1 else after_group
+                hist = after_single if len(action.cards) == 1 else after_group
                 kept = before & state.hands[seat] & ~state.seen[seat]
                 for c in cards_of_mask(kept):
-                    table[thrown][values[c]] += 1
-            if state.turns > 2000:
-                break
+                    hist[thrown][values[c]] += 1
     return counts, after_single, after_group
 
 
@@ -88,15 +104,7 @@ def calibrate_win_model(games: int, seed: int = 1) -> list[float]:
         game = Game("standard", players=players, seed=game_seed)
         limit = game.rules.score_limit
         bots = [HeuristicBot() for _ in range(players)]
-        rngs = bot_rngs(game_seed, players)
-        while not game.over and game.round.turns <= 2000:
-            state = game.round
-            if state.is_over:
-                game.next_round()
-            else:
-                action = bots[state.current].act(state.view(state.current), rngs[state.current])
-                assert action is not None
-                game.apply(state.current, action)
+        play_table(Table(game, bots, rngs=player_rngs(game_seed, players), turn_cap=TURN_CAP))
         if not game.over:
             continue  # a round ran into the turn cap: no winner to learn from
         for result_index in range(len(game.results)):  # the start of every round
@@ -127,7 +135,7 @@ def main() -> None:
         choices=("hands", "win"),
         help="refit only the hand tables or only the win model, keeping the rest of --out",
     )
-    parser.add_argument("--out", default=str(Path(__file__).with_name("calibration.json")))
+    parser.add_argument("--out", default=str(CALIBRATION))
     args = parser.parse_args()
     data: dict[str, object] = {}
     if args.only:
