@@ -69,8 +69,13 @@ def imports_of(path: Path) -> list[tuple[str, list[str]]]:
                 module = ".".join([*base, *([node.module] if node.module else [])])
                 if node.module:
                     found.append((module, names))
-                else:  # from . import x: x is a module of that package
-                    found.extend((f"{module}.{n}", []) for n in names)
+                else:  # from . import x: x is a module of that package, or a name it exports
+                    folder = SRC.parent.joinpath(*module.split("."))
+                    for n in names:
+                        if (folder / f"{n}.py").exists() or (folder / n).is_dir():
+                            found.append((f"{module}.{n}", []))
+                        else:
+                            found.append((module, [n]))
         elif isinstance(node, ast.Import):
             found.extend((alias.name, []) for alias in node.names)
         for child in ast.iter_child_nodes(node):

@@ -29,13 +29,14 @@ from yaniv import Game
 from yaniv.bots import GreedyBot
 from yaniv.cards import Card
 from yaniv.cli import main
-from yaniv.record import check, read_record
+from yaniv.record import RecordWriter, check, read_record
 from yaniv.session import Session, games_dir, unfinished_games
 from yaniv.state import RoundState
 from yaniv.tui import KEYS, YanivApp
 from yaniv.tui.app import replay_states
+from yaniv.tui.play import TableScreen
+from yaniv.tui.replay import ReplayScreen
 from yaniv.tui.screens import ChoiceScreen, HelpScreen, RoundEndScreen, SetupScreen
-from yaniv.tui.table import ReplayScreen, TableScreen
 from yaniv.tui.widgets import card_face
 
 SIZE = (80, 24)
@@ -332,13 +333,15 @@ def test_computer_moves_are_paced_and_a_move_out_of_turn_is_refused() -> None:
     async def go() -> None:
         session = Session.start("standard", ["greedy", "greedy"], name="Ann", seed=5)
         moments: list[float] = []
-        ask = session.bot_action
+        step = session.table.step
 
-        def timed(seat: int) -> Any:
+        def timed() -> Any:
             moments.append(asyncio.get_running_loop().time())
-            return ask(seat)
+            move = step()
+            assert move is not None  # the app steps only when a bot's decision is waited for
+            return move
 
-        session.bot_action = timed  # type: ignore[method-assign]
+        session.table.step = timed  # type: ignore[method-assign]
         app = YanivApp(session, delay=delay)
         async with app.run_test(size=SIZE) as pilot:
             game = session.game
@@ -510,6 +513,7 @@ def test_a_game_is_saved_as_it_is_played_and_resumed(tmp_path: Path) -> None:
             await pilot.press("1")  # a selection is not part of the game
             await pilot.press("q")
         assert not session.game.over
+        session.close()  # as run_game does when the app ends: the record is free to resume
 
     async def second() -> None:
         assert unfinished_games(tmp_path) == [tmp_path / "game-1.jsonl"]
@@ -522,6 +526,7 @@ def test_a_game_is_saved_as_it_is_played_and_resumed(tmp_path: Path) -> None:
             await Person(pilot, seed=1).play_to_end()
             assert session.game.over
             await pilot.press("q")
+        session.close()
         assert unfinished_games(tmp_path) == []
 
     run(first)
@@ -543,6 +548,52 @@ def test_rematch_starts_a_new_recorded_game(tmp_path: Path) -> None:
             table = table_of(app)
             assert table.game is not session.game and table.game.round_no == 1
             assert table.game.seed == 31 and table.labels == ["Ann", "Avi (beginner)"]
+            await pilot.press("q")
+        assert len(list(tmp_path.glob("*.jsonl"))) == 2
+
+    run(go)
+
+
+@pytest.mark.parametrize("ended_by", ["computer", "person"])
+def test_new_game_after_the_game_end_shows_a_working_start_screen(ended_by: str, tmp_path: Path) -> None:
+    """'New game' at the end used to leave a blank screen (the start screen's choice was lost)."""
+    position = {
+        "rules": "standard(score_limit=5)", "players": 2, "current": 1, "phase": "turn_start",
+        "hands": [["KS", "QH", "9D", "9C", "QS"], ["AD", "2C", "3H"]],
+        "stock": ["5C", "6C", "7C", "8C"], "discard_pile": [["4H"]],
+    }  # fmt: skip
+
+    async def go() -> None:
+        if ended_by == "computer":  # Avi calls Yaniv at once: the table screen asks for the report
+            session = session_at(position, record=tmp_path / "first.jsonl")
+        else:
+            session = Session.start("standard(score_limit=5)", ["random"], name="Ann", seed=3,
+                                    record=tmp_path / "first.jsonl")  # fmt: skip
+        app = YanivApp(session, records=tmp_path, delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            if ended_by == "computer":
+                await pilot.pause()
+                await pilot.click("#new")
+            else:
+                await Person(pilot).play_to_end()
+                await pilot.press("n")
+            assert session.game.over
+            await pilot.pause()
+            assert isinstance(app.screen, SetupScreen), app.screen_stack
+            text = screen_text(app)
+            assert "Yaniv: a new game" in text and "Out over            ◀ 5 ▶" in text  # the last game's
+            assert "Ann" in text
+            await pilot.press("down", "right")  # 2 -> 3 players
+            await pilot.pause()
+            assert "Opponent 2" in screen_text(app)
+            await pilot.press("enter")
+            await pilot.pause()
+            table = table_of(app)
+            game = table.game
+            assert game is not session.game and game.n == 3 and game.round_no == 1 and not game.over
+            assert game.rules.score_limit == 5 and table.labels[0] == "Ann"
+            assert "Ann:" in screen_text(app)
+            await Person(pilot).step()  # the new table plays
             await pilot.press("q")
         assert len(list(tmp_path.glob("*.jsonl"))) == 2
 
@@ -593,7 +644,8 @@ def test_play_level_and_bots_options(monkeypatch: pytest.MonkeyPatch, tmp_path: 
 
 def finished_record(tmp_path: Path) -> Path:
     path = tmp_path / "done.jsonl"
-    game = Game("standard(score_limit=60)", players=3, seed=4, names=["Ann", "Ben", "Cy"], record=str(path))
+    game = Game("standard(score_limit=60)", players=3, seed=4, names=["Ann", "Ben", "Cy"])
+    game.subscribe(RecordWriter.create(str(path)), replay=True)
     bots = [GreedyBot()] * 3
     from yaniv.match import play_game
 

@@ -7,9 +7,14 @@ round and of the game, a hint key, a help screen with the active rules, and ever
 saved as it is played (``yaniv play --resume``). ``yaniv replay FILE`` steps through a
 recorded game on the same table. Keys: :data:`yaniv.tui.screens.KEYS`.
 
-The app is a thin adapter over the engine: moves are checked by ``Game.apply`` (an
-illegal one is explained with the engine's sentence), the computer plays through
-:class:`yaniv.session.Session`, and nothing in the core imports this package.
+The app is a thin adapter over the table driver (:class:`yaniv.table.Table`, the
+session's ``table``): the person's moves are submitted to it and checked there (an
+illegal one is explained with the engine's sentence), the computer plays through its
+``step``, and the screens draw seats' views only. Nothing in the core imports this
+package. The modules, one job each: ``app`` (the application and its screens' order),
+``board`` (the card table drawn from a view), ``play`` (the play screen), ``replay``
+(the replay screen), ``screens`` (start, help, card choice, round's end), ``hint``
+(the hint's words and odds), ``widgets`` (cards, rows, choosers).
 """
 
 from __future__ import annotations

@@ -10,10 +10,10 @@ from typing import Any, TextIO
 from textual.app import App
 
 from ..errors import RecordError
-from ..record import replay_steps
 from ..session import Session, bot_spec, level_of, new_record_path
+from .play import TableScreen
+from .replay import ReplayScreen, ReplayStep, replay_states
 from .screens import Settings, SetupScreen
-from .table import ReplayScreen, ReplayStep, TableScreen
 
 __all__ = ["YanivApp", "replay_states", "run_game", "run_replay"]
 
@@ -124,7 +124,15 @@ class YanivApp(App[int]):
         return Settings(game.rules, levels, name, None)
 
     def leave(self, what: str) -> None:
-        """From the table: ``rematch`` (same table, next seed), ``new`` (start screen) or ``quit``."""
+        """From the table: ``rematch`` (same table, next seed), ``new`` (start screen) or ``quit``.
+
+        The screens change from the app's own message loop, not the table's: a screen
+        pushed from a handler of the table would hand its result to the table, which is
+        gone by then (the start screen's choice was lost and the screen stayed blank).
+        """
+        self.call_next(self._leave, what)
+
+    def _leave(self, what: str) -> None:
         if what == "quit":
             self.exit(0)
             return
@@ -141,34 +149,11 @@ class YanivApp(App[int]):
             self.ask_settings()
 
 
-def replay_states(events: list[dict[str, Any]]) -> tuple[list[ReplayStep], str | None]:
-    """Every line of a full record with the round right after it, and the problem if it stops early.
-
-    :class:`RecordError` if not even the start can be replayed (a seat's redacted record).
-    """
-    steps: list[ReplayStep] = []
-    problem = None
-    try:
-        for game, event in replay_steps(events):
-            if event.get("type") == "header":
-                continue
-            state = game.round.copy()
-            state.log = None
-            steps.append(ReplayStep({k: v for k, v in event.items() if k != "_line"}, state, game.round_no))
-    except RecordError as e:
-        if not steps:
-            raise
-        problem = str(e)
-    if not steps:
-        raise RecordError("the record holds no events to show")
-    return steps, problem
-
-
 def run_replay(events: list[dict[str, Any]], *, seat: int | None = None) -> int:
     """Open the step-through viewer on a full record (:class:`RecordError` if it cannot be replayed)."""
     steps, problem = replay_states(events)
     header = events[0]
-    players = steps[0].state.n
+    players = steps[0].players
     names = header.get("names") or [f"P{p}" for p in range(players)]
     if seat is not None and not 0 <= seat < players:
         raise RecordError(f"there is no seat {seat}: seats are 0..{players - 1}")

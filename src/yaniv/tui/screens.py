@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -17,7 +17,6 @@ from textual.widgets import Button, Input, Label, Static
 
 from ..cards import Card
 from ..errors import RulesError
-from ..game import Game
 from ..rules import PRESETS, Rules
 from ..session import DEFAULT_LEVEL, LEVELS
 from .widgets import Chooser, card_face, cards_text
@@ -31,6 +30,9 @@ __all__ = [
     "SetupScreen",
     "round_report",
 ]
+
+if TYPE_CHECKING:  # a front end reads views, never the state module itself
+    from .. import SeatView
 
 KEYS: tuple[tuple[str, str], ...] = (
     ("1-8, click", "select or unselect a card of your hand"),
@@ -109,9 +111,10 @@ class SetupScreen(Screen[Settings]):
             )
             yield Chooser("Rules", [(n, n) for n in PRESETS], d.rules.base or "standard", id="rules")
             yield Chooser("Players", self._player_options(base), str(d.players), id="players")
-            yield Chooser("Yaniv at or below", self._threshold_options(base), str(d.rules.yaniv_threshold),
-                          id="threshold")  # fmt: skip
-            yield Chooser("Out over", self._limit_options(base), str(d.rules.score_limit), id="limit")
+            yield Chooser("Yaniv at or below", self._threshold_options(base, d.rules.yaniv_threshold),
+                          str(d.rules.yaniv_threshold), id="threshold")  # fmt: skip
+            yield Chooser("Out over", self._limit_options(base, d.rules.score_limit),
+                          str(d.rules.score_limit), id="limit")  # fmt: skip
             yield Chooser("Slap a drawn card", SLAP_OPTIONS, d.rules.quick_discard, id="slap")
             for i in range(1, self.MAX_OPPONENTS + 1):
                 level = d.levels[i - 1] if i - 1 < len(d.levels) else DEFAULT_LEVEL
@@ -132,13 +135,13 @@ class SetupScreen(Screen[Settings]):
         return [(str(n), str(n)) for n in range(rules.min_players, rules.max_players + 1)]
 
     @staticmethod
-    def _threshold_options(rules: Rules) -> list[tuple[str, str]]:
-        values = sorted(set(range(16)) | {rules.yaniv_threshold})
+    def _threshold_options(rules: Rules, *also: int) -> list[tuple[str, str]]:
+        values = sorted(set(range(16)) | {rules.yaniv_threshold, *also})
         return [(str(v), str(v)) for v in values]
 
     @staticmethod
-    def _limit_options(rules: Rules) -> list[tuple[str, str]]:
-        values = sorted(set(LIMITS) | {rules.score_limit})
+    def _limit_options(rules: Rules, *also: int) -> list[tuple[str, str]]:
+        values = sorted(set(LIMITS) | {rules.score_limit, *also})
         return [(str(v), str(v)) for v in values]
 
     def _chooser(self, name: str) -> Chooser:
@@ -308,10 +311,10 @@ class ChoiceScreen(ModalScreen[Card | None]):
         self.action_choose(int((event.button.id or "choice-0").split("-")[1]))
 
 
-def round_report(game: Game, seat: int | None, labels: Sequence[str]) -> RenderableType:
-    """The end of the round: who called, every hand, the scores, landings, eliminations."""
-    state = game.round
-    result = state.result
+def round_report(view: SeatView, labels: Sequence[str], *, round_no: int) -> RenderableType:
+    """The end of the round from *view*: who called, every hand, the scores, landings, eliminations."""
+    seat = view.seat
+    result = view.result
     if result is None:
         return Text("The round is still being played.")
     caller = labels[result.caller]
@@ -326,15 +329,15 @@ def round_report(game: Game, seat: int | None, labels: Sequence[str]) -> Rendera
             head += "Assaf by " + ", ".join(labels[p] for p in result.assafers) + "!"
         else:
             head += "it succeeds."
-    title = Text(f"Round {game.round_no}: ", style="bold")
+    title = Text(f"Round {round_no}: ", style="bold")
     title.append(head, style="bold yellow" if result.assaf else "bold")
-    hands = state.view(None).hands_shown
+    hands = view.hands_shown
     table = Table(box=None, padding=(0, 1), show_edge=False, expand=False)
     for column, justify in (("Player", "left"), ("Hand", "left"), ("Value", "right"), ("Round", "right"),
                             ("Total", "right"), ("", "left")):  # fmt: skip
         table.add_column(column, justify=justify)  # type: ignore[arg-type]
-    for p in range(game.n):
-        in_round = values[p] is not None or p in state.active
+    for p in range(view.players):
+        in_round = values[p] is not None or p in view.active
         hand = cards_text(hands[p]) if hands is not None and in_round else Text("-")
         value = "" if values[p] is None else str(values[p])
         score = result.round_scores[p]
@@ -344,7 +347,7 @@ def round_report(game: Game, seat: int | None, labels: Sequence[str]) -> Rendera
         if p in result.assafers:
             notes.append("Assaf")
         if p in result.landed:
-            raw = state.totals[p] + score
+            raw = view.totals[p] + score  # the view's totals are those before this round
             notes.append(f"{raw} landed: {result.totals[p]}")
         if p in result.eliminated:
             notes.append("out!")
@@ -358,9 +361,9 @@ def round_report(game: Game, seat: int | None, labels: Sequence[str]) -> Rendera
         round_score = (f"+{score}" if score >= 0 else str(score)) if in_round else ""
         table.add_row(name, hand, value, round_score, str(result.totals[p]), ", ".join(notes))
     parts: list[RenderableType] = [title, Text(""), table]
-    if game.over:
-        winners = ", ".join(labels[p] for p in game.winners)
-        verdict = "You win!" if seat is not None and seat in game.winners else f"{winners} wins."
+    if result.game_over:
+        winners = ", ".join(labels[p] for p in result.winners)
+        verdict = "You win!" if seat is not None and seat in result.winners else f"{winners} wins."
         parts += [Text(""), Text(f"Game over. {verdict}", style="bold green")]
     elif result.tiebreak:
         parts += [Text(""), Text("A tie for the win: the tied players play another round.")]
