@@ -31,7 +31,6 @@ Observer = Callable[[Sequence[dict[str, Any]]], None]
 """Gets the events a change of the game added (header first on the first call)."""
 
 
-
 class Game:
     """A seeded game of Yaniv from the first deal to its winners (RULES.md S3–S16).
 
@@ -252,7 +251,7 @@ class Game:
         """Give *observer* the new events after every change (all so far too, with *replay*)."""
         self._observers.append(observer)
         if replay:
-            observer(self.events[:self._flushed])
+            observer(self.events[: self._flushed])
 
     def unsubscribe(self, observer: Observer) -> None:
         """Stop giving *observer* events."""

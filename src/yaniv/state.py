@@ -44,6 +44,7 @@ from .scoring import RoundResult, settle
 
 __all__ = ["PHASES", "Phase", "RoundState", "SeatView", "Shuffler"]
 
+
 class Phase(StrEnum):
     """The phases of a round (DESIGN.md §4), as positions, views and the web name them."""
 

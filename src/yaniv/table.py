@@ -371,9 +371,7 @@ class Table:
             except YanivError as e:
                 raise IllegalActionError(str(e)) from None
             if act.type != "slap":
-                raise IllegalActionError(
-                    f"{self._who(seat)} may only slap the card just drawn now (or pass)"
-                )
+                raise IllegalActionError(f"{self._who(seat)} may only slap the card just drawn now (or pass)")
             action = act
         result = self.game.apply(seat, action)
         return Move(seat, Action.coerce(action), by, result)

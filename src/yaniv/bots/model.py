@@ -134,9 +134,7 @@ def default_win_model() -> WinModel:
     """The game-value model calibrated by simulation, shipped with the package."""
     strengths = _calibration().get("win_strengths")
     if strengths is None:
-        raise ValueError(
-            "calibration.json has no win_strengths: run python tools/calibrate.py --only win"
-        )
+        raise ValueError("calibration.json has no win_strengths: run python tools/calibrate.py --only win")
     return WinModel(strengths)
 
 
