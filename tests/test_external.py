@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 import json
+import os
 import random
+import shlex
 import sys
 import textwrap
+import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from yaniv.actions import Action
+from yaniv.arena import run_arena
 from yaniv.bots import HeuristicBot, make_bot
-from yaniv.bots.external import ExternalBot
+from yaniv.bots.external import GRACE_SECONDS, MAX_FAILURES_IN_A_ROW, ExternalBot, printable
 from yaniv.game import Game
 from yaniv.intent import legal_match
 from yaniv.match import play_game
@@ -289,3 +293,167 @@ def test_stderr_goes_to_a_file_or_nowhere_and_never_blocks(tmp_path: Path) -> No
             finish(bot)
             assert bot.failures == []
     assert "chatty says hi" in err.read_text(encoding="utf-8")
+
+
+# ---------------------------------------------------------------- bots that misbehave on purpose
+
+BADBOT = Path(__file__).resolve().parent / "external" / "badbot.py"
+
+
+def _gone(pid: int) -> bool:
+    """Whether the process has ended (a zombie left for a parent to reap counts as ended)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text(encoding="utf-8")
+    except OSError:
+        return not Path("/proc/self").exists()  # no /proc: os.kill said it lives
+    return stat.rsplit(")", 1)[1].split()[0] in ("Z", "X")
+
+
+def assert_no_process_left(pidfile: Path) -> None:
+    """The bot's process and any child it noted in *pidfile* are gone (within 3 s)."""
+    pids = [int(p) for p in pidfile.read_text(encoding="utf-8").split()]
+    assert pids
+    deadline = time.monotonic() + 3.0
+    while not all(_gone(p) for p in pids) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert [p for p in pids if not _gone(p)] == []
+
+
+@pytest.fixture
+def badbot(tmp_path: Path) -> Callable[..., tuple[list[str], Path]]:
+    """(mode, bad ids) -> the argv of tests/external/badbot.py and its pid file."""
+
+    def argv(mode: str, bad: str = "1") -> tuple[list[str], Path]:
+        pidfile = tmp_path / f"{mode}.pid"
+        return [sys.executable, str(BADBOT), mode, str(pidfile), bad], pidfile
+
+    return argv
+
+
+# mode, bad ids, what the first failure says, failures, whether the bot is consulted to the end
+MISBEHAVIOURS = [
+    ("garbage", "1", "decision 1: garbage answer: not JSON", 1, True),
+    ("illegal", "1", "decision 1: illegal action 'discard QS QH QD QC KS'", 1, True),
+    ("late", "1", "decision 1: timeout: no answer within 200 ms", 1, True),
+    ("deep", "1", "decision 1: garbage answer: nested too deeply (more than 32 levels)", 1, True),
+    ("huge", "1", "decision 1: garbage answer: line too long (more than 65,536 bytes)", 1, True),
+    ("no-newline", "1", "decision 1: garbage answer: line too long", 5, False),
+    ("flood-stdout", "2", "decision 2: garbage answer: not JSON (Expecting value): 'spam'", 5, False),
+    ("silent", "1", "decision 1: timeout: no answer within 200 ms", 5, False),
+    ("exit-at-once", "1", "hello: the bot process crashed (exited with code 4)", 1, False),
+    ("exit-mid", "3", "decision 3: the bot process crashed (exited with code 3)", 1, False),
+    ("fork", "2", "decision 2: the bot process crashed (exited with code 0)", 1, False),
+]
+
+
+@pytest.mark.parametrize(
+    ("mode", "bad", "first", "count", "alive"), MISBEHAVIOURS, ids=[m[0] for m in MISBEHAVIOURS]
+)
+def test_a_misbehaving_bot_finishes_the_game_on_the_fallback(
+    badbot: Callable[..., tuple[list[str], Path]], mode: str, bad: str, first: str, count: int, alive: bool
+) -> None:
+    argv, pidfile = badbot(mode, bad)
+    t0 = time.monotonic()
+    with ExternalBot(argv, time_limit_ms=200, startup_ms=2000) as bot:
+        finish(bot)
+        assert bot.failures[0].startswith(first), bot.failures
+        assert bot.failure_count == len(bot.failures), bot.failures
+        # (a late answer may make the next decision late too, on a busy machine)
+        assert count <= len(bot.failures) <= count + (mode == "late"), bot.failures
+        assert 1 <= bot.fallback_decisions <= bot.decisions
+        assert bot.alive == alive
+        if not alive:
+            assert "crashed" in bot.failures[-1] or "in a row" in bot.failures[-1]
+            assert bot.decisions - bot.fallback_decisions < int(bad) + MAX_FAILURES_IN_A_ROW
+        for failure in bot.failures:  # excerpts only, nothing that drives a terminal
+            assert len(failure) < 600 and failure.isprintable()
+    assert time.monotonic() - t0 < 10
+    assert_no_process_left(pidfile)
+
+
+def test_an_exited_bot_is_noticed_at_once_though_its_child_holds_its_output(
+    badbot: Callable[..., tuple[list[str], Path]],
+) -> None:
+    argv, pidfile = badbot("fork", "1")
+    with ExternalBot(argv, time_limit_ms=5000, startup_ms=5000) as bot:
+        t0 = time.monotonic()
+        assert_fallback_used(bot)
+        assert time.monotonic() - t0 < 2.0  # not the 5 s time limit
+        assert bot.failures == [
+            "decision 1: the bot process crashed (exited with code 0); the fallback bot plays on"
+        ]
+    assert_no_process_left(pidfile)
+
+
+def test_a_bot_that_ignores_bye_is_killed_with_its_group(
+    badbot: Callable[..., tuple[list[str], Path]],
+) -> None:
+    argv, pidfile = badbot("ignore-bye")
+    bot = ExternalBot(argv, time_limit_ms=1000)
+    finish(bot)
+    assert bot.failures == []
+    t0 = time.monotonic()
+    bot.close()
+    assert time.monotonic() - t0 < GRACE_SECONDS + 2
+    assert_no_process_left(pidfile)
+
+
+def test_a_bot_flooding_stderr_never_blocks(
+    badbot: Callable[..., tuple[list[str], Path]], tmp_path: Path
+) -> None:
+    argv, pidfile = badbot("flood-stderr")
+    with ExternalBot(argv, time_limit_ms=1000) as bot:
+        finish(bot)
+        assert bot.failures == [] and bot.fallback_decisions == 0
+    assert_no_process_left(pidfile)
+
+
+def test_escape_codes_of_a_bot_never_reach_the_terminal(
+    badbot: Callable[..., tuple[list[str], Path]],
+) -> None:
+    argv, pidfile = badbot("escape-name")
+    with ExternalBot(argv, time_limit_ms=1000) as bot:
+        assert_fallback_used(bot)
+        assert bot.name == "[31mevil [0m bot" and bot.name.isprintable()
+        assert len(bot.failures) == 1 and bot.failures[0].isprintable()
+        assert "\\x1b[2J" in bot.failures[0]  # shown escaped, not obeyed
+    assert_no_process_left(pidfile)
+    assert printable("a\x1b[0m\tb\u202e", 5) == "a\\x1b[0m..."
+    assert printable("plain") == "plain"
+
+
+def test_failure_messages_are_kept_up_to_a_bound(badbot: Callable[..., tuple[list[str], Path]]) -> None:
+    argv, pidfile = badbot("huge", "all")
+    with ExternalBot(argv, time_limit_ms=1000) as bot:
+        for seed in range(1, 3):
+            state = first_view(seed)
+            bot.act(state.view(state.current), random.Random(0))
+        assert len(bot.failures) == bot.failure_count == 2
+        assert all(len(f) < 400 for f in bot.failures)
+    assert_no_process_left(pidfile)
+
+
+def test_the_arena_reports_an_external_bots_failures_and_fallback(
+    badbot: Callable[..., tuple[list[str], Path]],
+) -> None:
+    argv, pidfile = badbot("garbage", "all")
+    spec = "cmd:" + shlex.join(argv)
+    report = run_arena(RULES, [spec, "greedy"], games=2, seed=3)
+    external, greedy = report.bot(spec), report.bot("greedy")
+    assert external.external and not greedy.external
+    # every answer is garbage: five in a row stop the bot, in each of the two games
+    assert external.failures == 2 * MAX_FAILURES_IN_A_ROW
+    assert external.fallback_decisions == len(external.decision_ms) > 0
+    data = report.to_dict(timing=False)
+    assert data["bots"][0]["failures"] == external.failures
+    assert data["bots"][0]["fallback_decisions"] == external.fallback_decisions
+    assert "failures" not in data["bots"][1] and "fallback_decisions" not in data["bots"][1]
+    text = report.table()
+    assert f"{external.failures} failures" in text and "fallback" in text
+    assert_no_process_left(pidfile)

@@ -1,7 +1,10 @@
 """One measured game: bots play a game at a :class:`~yaniv.table.Table`, every seat's figures noted.
 
 :func:`play_measured` plays like :func:`yaniv.match.play_game` and keeps, per seat, the
-figures the arena adds up (:class:`SeatRecord`) and the time of every decision.
+figures the arena adds up (:class:`SeatRecord`) and the time of every decision; of a
+seat played by an external program (:class:`~yaniv.bots.external.ExternalBot`) also its
+failures and the decisions its fallback bot made in the game, so that a report can say
+how much of the seat's result is the fallback's.
 """
 
 from __future__ import annotations
@@ -10,7 +13,9 @@ import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from ..bots.external import ExternalBot
 from ..game import Game
 from ..scoring import RoundResult
 from ..table import DEFAULT_TURN_CAP, Player, Table
@@ -39,6 +44,12 @@ class SeatRecord:
     """The seat's total after each round of the game."""
     decision_ms: tuple[float, ...]
     """The time of each of the seat's decisions, in milliseconds."""
+    external: bool = False
+    """Whether an external program (the bot protocol) played the seat."""
+    failures: int = 0
+    """The external program's failures in this game (bad answers, timeouts, a crash)."""
+    fallback_decisions: int = 0
+    """The seat's decisions in this game made by the external program's fallback bot."""
 
 
 @dataclass(frozen=True)
@@ -102,6 +113,21 @@ class _Tally:
             self.curve[p].append(total)
 
 
+def _external_counts(bot: Player) -> tuple[int, int] | None:
+    """An external bot's (failures, fallback decisions) so far; None for any other player."""
+    if isinstance(bot, ExternalBot):
+        return bot.failure_count, bot.fallback_decisions
+    return None
+
+
+def _external_figures(bot: Player, before: tuple[int, int] | None) -> dict[str, Any]:
+    """The SeatRecord fields of an external bot for the game since *before*; {} for others."""
+    now = _external_counts(bot)
+    if now is None or before is None:
+        return {}
+    return {"external": True, "failures": now[0] - before[0], "fallback_decisions": now[1] - before[1]}
+
+
 def play_measured(
     game: Game,
     bots: Sequence[Player],
@@ -118,6 +144,7 @@ def play_measured(
     stops the game with its error (a measurement must not hide a bot's bug).
     """
     n = game.n
+    before = [_external_counts(bot) for bot in bots]  # a bot may have played earlier games
     table = Table(game, bots, rngs=rngs, turn_cap=turn_cap)
     timing = list(timed) if timed is not None else [True] * n
     times: list[list[float]] = [[] for _ in range(n)]
@@ -162,6 +189,7 @@ def play_measured(
             landings=tally.landings[p],
             totals_by_round=tuple(tally.curve[p]),
             decision_ms=tuple(times[p]),
+            **_external_figures(bots[p], before[p]),
         )
         for p in range(n)
     )

@@ -24,6 +24,12 @@ seat-games, so a bot filling three seats plays three per game) the report gives:
   winning the pair (a draw for an equal rank), anchored at a mean of 1500. The final
   rank orders winners first, then seats eliminated later before seats eliminated
   earlier, then lower totals.
+
+A bot that is an external program (``cmd:...``, the bot protocol) has its failed
+decisions made by a built-in fallback bot, so its figures are partly the fallback's:
+for such a bot the report adds **failures** (bad answers, timeouts, a crash) and
+**fallback_decisions** (the decisions its fallback made, of ``decisions``), and the
+text report says them under the table.
 """
 
 from __future__ import annotations
@@ -59,6 +65,12 @@ class BotStats:
     decision_ms: list[float] = field(default_factory=list)
     curve_sums: list[int] = field(default_factory=list)
     curve_counts: list[int] = field(default_factory=list)
+    external: bool = False
+    """Whether the bot is an external program (then its failures are counted)."""
+    failures: int = 0
+    """The external program's failures (bad answers, timeouts, crashes)."""
+    fallback_decisions: int = 0
+    """The external program's decisions that its fallback bot made."""
 
     @property
     def win_rate(self) -> float:
@@ -114,6 +126,10 @@ class BotStats:
         self.landings += record.landings
         self.capped += capped
         self.decision_ms.extend(record.decision_ms)
+        if record.external:
+            self.external = True
+            self.failures += record.failures
+            self.fallback_decisions += record.fallback_decisions
         for i, total in enumerate(record.totals_by_round):
             if i == len(self.curve_sums):
                 self.curve_sums.append(0)
@@ -146,6 +162,9 @@ class BotStats:
             "score_curve": [round(v, 2) for v in self.score_curve],
             "score_curve_games": list(self.curve_counts),
         }
+        if self.external:  # (built-in bots' figures stay as they were)
+            out["failures"] = self.failures
+            out["fallback_decisions"] = self.fallback_decisions
         if timing:
             out["decision_ms"] = self.timing()
         return out
@@ -224,6 +243,16 @@ class Report:
                 f"{b.round_win_rate:>8.1%} {b.calls:>6} {b.assaf_rate:>6.1%} {b.assafs_made:>6} "
                 f"{b.landings:>5} {t['mean']:>8.2f} {t['p50']:>7.2f} {t['p95']:>7.2f} {b.capped:>6}"
             )
+        external = [b for b in self.bots if b.external]
+        if external:
+            lines += ["", "external bots (their failed decisions are made by a fallback bot):"]
+            for b in external:
+                decisions = len(b.decision_ms)
+                share = b.fallback_decisions / decisions if decisions else 0.0
+                lines.append(
+                    f"  {b.bot}: {b.failures} failures; the fallback made {b.fallback_decisions} "
+                    f"of {decisions} decisions ({share:.1%})"
+                )
         lines += [
             "",
             f"rounds {self.rounds}, turns {self.turns}, capped games {self.capped}; "

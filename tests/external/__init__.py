@@ -1,0 +1,1 @@
+"""Helper programs for the external-bot tests (tests/test_external.py)."""
