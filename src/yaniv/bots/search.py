@@ -329,6 +329,18 @@ class ExpertBot(Bot):
 
     def act(self, view: SeatView, rng: random.Random) -> Action | None:
         """Search at turn start; the heuristic answers the other, rarer phases."""
+        return self._decide(view, rng, lambda know: lambda r: determinize(view, r, self.model, know.stage))
+
+    def _decide(
+        self,
+        view: SeatView,
+        rng: random.Random,
+        sampler: Callable[[Knowledge], Callable[[random.Random], RoundState]],
+    ) -> Action | None:
+        """The search's choice over the deals *sampler* draws (given what the view tells).
+
+        Off turn start, or with one candidate, the heuristic answers.
+        """
         legal = view.legal
         if not legal or legal[0].type == "slap" or view.phase == "after_discard":
             return self.heuristic.act(view, rng)
@@ -336,7 +348,7 @@ class ExpertBot(Bot):
         cands = self.candidates(view, know, rng)
         if len(cands) <= 1:
             return cands[0] if cands else self.heuristic.act(view, rng)
-        return self.search(view, cands, rng, lambda r: determinize(view, r, self.model, know.stage))
+        return self.search(view, cands, rng, sampler(know))
 
     def search(
         self,
@@ -449,14 +461,6 @@ class OracleBot(ExpertBot):
 
     def act_full(self, state: RoundState, seat: int, rng: random.Random) -> Action | None:
         """Decide with the full state (the stock order stays unknown: it is reshuffled)."""
-        view = state.view(seat)
-        legal = view.legal
-        if not legal or legal[0].type == "slap" or view.phase == "after_discard":
-            return self.heuristic.act(view, rng)
-        know = Knowledge(view)
-        cands = self.candidates(view, know, rng)
-        if len(cands) <= 1:
-            return cands[0] if cands else self.heuristic.act(view, rng)
 
         def sample(r: random.Random) -> RoundState:
             s = state.copy()
@@ -466,4 +470,4 @@ class OracleBot(ExpertBot):
             s.shuffler = r
             return s
 
-        return self.search(view, cands, rng, sample)
+        return self._decide(state.view(seat), rng, lambda _know: sample)

@@ -1,0 +1,129 @@
+"""Instruction counts of fixed workloads, for before/after comparisons on a busy machine.
+
+Seconds on a shared 2-core machine vary by tens of percent from one run to the next;
+the instructions a fixed piece of work executes do not. This script runs fixed,
+seeded workloads under ``valgrind --tool=callgrind`` and prints one JSON line per
+workload and source tree with the instruction count (``Ir``) and, with two trees,
+their ``ratio`` (after / before: below 1 is faster).
+
+Workloads (each uses only API every version since the first driver commit has):
+
+* ``engine``: 300 seeded random rounds through the engine's fast path (as bench/engine.py);
+* ``checked``: 40 seeded games of checked ``Game.apply`` with the first legal action;
+* ``bots``: 8 seeded games of greedy vs random vs heuristic through ``yaniv.match.play_game``
+  (the table driver in new trees, the old loop in old ones).
+
+    python bench/instructions.py [--src PATH ...] [--work engine,checked,bots]
+
+``--src`` names each tree's ``src`` folder (default: this checkout's); give two to
+compare, e.g. ``--src /tmp/before/src src``. ``--inner NAME`` runs one workload
+directly (what valgrind runs).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+WORK = ("engine", "checked", "bots")
+
+
+def engine() -> None:
+    from yaniv import Game
+
+    rng = random.Random(1)
+    rounds, seed = 0, 1
+    while rounds < 300:
+        game = Game("standard", players=3, seed=seed)
+        seed += 1
+        state = game.round
+        state.log = None
+        while not state.is_over:
+            if state.can_yaniv():
+                state.fast_yaniv()
+                break
+            state.fast_discard(rng.choice(state.discards()))
+            takeable = state.takeable_cards()
+            if takeable and (rng.random() < 0.5 or not state.stock):
+                state.fast_take(rng.choice(takeable))
+            else:
+                state.fast_draw()
+        rounds += 1
+
+
+def checked() -> None:
+    from yaniv import Game
+
+    for seed in range(40):
+        game = Game("standard", players=3, seed=seed)
+        for _ in range(3000):
+            if game.over:
+                break
+            state = game.round
+            if state.is_over:
+                game.next_round()
+                continue
+            seat = state.current
+            legal = state.legal_actions(seat)
+            game.apply(seat, legal[-1] if state.can_yaniv() else legal[0])
+
+
+def bots() -> None:
+    from yaniv import Game
+    from yaniv.bots import make_bot
+    from yaniv.match import play_game
+
+    for seed in range(8):
+        game = Game("standard", players=3, seed=seed)
+        play_game(game, [make_bot("greedy"), make_bot("random"), make_bot("heuristic")])
+
+
+def count(src: str, work: str) -> int:
+    """Instructions of one workload in the tree at *src*, under callgrind."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "callgrind.out"
+        env = dict(os.environ, PYTHONPATH=src, PYTHONHASHSEED="0")
+        run = subprocess.run(
+            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, __file__,
+             "--inner", work],
+            env=env, capture_output=True, text=True, check=False,
+        )  # fmt: skip
+        if run.returncode != 0:
+            raise SystemExit(f"valgrind failed on {work} in {src}: {run.stderr.strip()[-400:]}")
+        m = re.search(r"^summary:\s+(\d+)", out.read_text(), re.M)
+        if m is None:
+            raise SystemExit(f"no callgrind summary for {work} in {src}")
+        return int(m.group(1))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--src", action="append", help="a source tree's src folder (repeat to compare)")
+    parser.add_argument("--work", default=",".join(WORK), help=f"workloads (default {','.join(WORK)})")
+    parser.add_argument("--inner", choices=WORK, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.inner:
+        {"engine": engine, "checked": checked, "bots": bots}[args.inner]()
+        return
+    trees = args.src or [str(Path(__file__).resolve().parent.parent / "src")]
+    for work in args.work.split(","):
+        if work not in WORK:
+            raise SystemExit(f"--work: unknown workload {work!r}; workloads are: {', '.join(WORK)}")
+        counts = [count(src, work) for src in trees]
+        line: dict[str, object] = {"work": work, "Ir": dict(zip(trees, counts, strict=True))}
+        if len(counts) == 2:
+            line["ratio"] = round(counts[1] / counts[0], 4)
+        print(json.dumps(line), flush=True)
+
+
+if __name__ == "__main__":
+    main()
