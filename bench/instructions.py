@@ -4,7 +4,8 @@ Seconds on a shared 2-core machine vary by tens of percent from one run to the n
 the instructions a fixed piece of work executes do not. This script runs fixed,
 seeded workloads under ``valgrind --tool=callgrind`` and prints one JSON line per
 workload and source tree with the instruction count (``Ir``) and, with two trees,
-their ``ratio`` (after / before: below 1 is faster).
+their ``ratio`` (after / before: below 1 is faster). The interpreter's start and the
+imports (``startup``, measured alone) are subtracted: ``Ir`` is the work itself.
 
 Workloads (each uses only API every version since the first driver commit has):
 
@@ -33,6 +34,13 @@ import tempfile
 from pathlib import Path
 
 WORK = ("engine", "checked", "bots")
+
+
+def startup() -> None:
+    """Only the imports the workloads make: subtracted from each count (newer trees import more)."""
+    import yaniv
+    import yaniv.bots
+    import yaniv.match  # noqa: F401
 
 
 def engine() -> None:
@@ -109,16 +117,19 @@ def main() -> None:
     )
     parser.add_argument("--src", action="append", help="a source tree's src folder (repeat to compare)")
     parser.add_argument("--work", default=",".join(WORK), help=f"workloads (default {','.join(WORK)})")
-    parser.add_argument("--inner", choices=WORK, help=argparse.SUPPRESS)
+    parser.add_argument("--inner", choices=(*WORK, "startup"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.inner:
-        {"engine": engine, "checked": checked, "bots": bots}[args.inner]()
+        {"engine": engine, "checked": checked, "bots": bots, "startup": startup}[args.inner]()
         return
     trees = args.src or [str(Path(__file__).resolve().parent.parent / "src")]
-    for work in args.work.split(","):
+    works = args.work.split(",")
+    for work in works:
         if work not in WORK:
             raise SystemExit(f"--work: unknown workload {work!r}; workloads are: {', '.join(WORK)}")
-        counts = [count(src, work) for src in trees]
+    base = [count(src, "startup") for src in trees]
+    for work in works:
+        counts = [count(src, work) - b for src, b in zip(trees, base, strict=True)]
         line: dict[str, object] = {"work": work, "Ir": dict(zip(trees, counts, strict=True))}
         if len(counts) == 2:
             line["ratio"] = round(counts[1] / counts[0], 4)

@@ -42,7 +42,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Protocol
+from typing import Any, Literal, NamedTuple, Protocol
 
 from .actions import Action
 from .errors import IllegalActionError, YanivError
@@ -58,6 +58,7 @@ __all__ = [
     "DecisionKind",
     "EventCursor",
     "Move",
+    "MoveBy",
     "Player",
     "Table",
     "TurnClock",
@@ -103,9 +104,8 @@ class DecisionKind(StrEnum):
     """A round has ended and the next deal waits (no seat; :meth:`Table.next_round`)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Decision:
-    """One decision the table waits for."""
+class Decision(NamedTuple):
+    """One decision the table waits for (an immutable value; a tuple, cheap to make)."""
 
     kind: DecisionKind
     seat: int | None
@@ -120,14 +120,17 @@ class Decision:
         return self.kind.value if self.seat is None else f"P{self.seat} {self.kind.value}"
 
 
-@dataclass(frozen=True, slots=True)
-class Move:
+MoveBy = Literal["player", "stand_in", "fallback"]
+"""Who played a move: the seat's own bot or person, the clock's stand-in, or the fallback."""
+
+
+class Move(NamedTuple):
     """A decision made through the table: who, what, and by whom it was played."""
 
     seat: int
     action: Action | None
     """``None``: a slap passed."""
-    by: str
+    by: MoveBy
     """``"player"`` (the seat's own bot or person), ``"stand_in"`` (the clock's), or
     ``"fallback"`` (a bot failed; the table played its first legal discard or draw)."""
     result: RoundResult | None = None
@@ -338,7 +341,7 @@ class Table:
         return self._play(seat, action, "player", expect)
 
     def _play(
-        self, seat: int, action: Action | dict[str, Any] | str | None, by: str, expect: Decision | None
+        self, seat: int, action: Action | dict[str, Any] | str | None, by: MoveBy, expect: Decision | None
     ) -> Move:
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.game.n:
             raise IllegalActionError(f"there is no seat {seat!r}: seats are 0..{self.game.n - 1}")
@@ -414,7 +417,7 @@ class Table:
 
     def decide(self, decision: Decision, player: Player | None = None) -> Move:
         """Let the seat's bot (or *player*) make *decision* now, falling back on a failure."""
-        by = "player" if player is None else "stand_in"
+        by: MoveBy = "player" if player is None else "stand_in"
         try:
             action = self.thinker(decision, player)()
         except Exception as e:  # a bot's bug must not stop the table
@@ -427,7 +430,7 @@ class Table:
         action: Action | None,
         *,
         error: Exception | None = None,
-        by: str = "player",
+        by: MoveBy = "player",
     ) -> Move:
         """Play a bot's answer to *decision* (thought elsewhere: :meth:`thinker`).
 
