@@ -223,6 +223,9 @@ class Table:
         self._deadlines: dict[tuple[DecisionKind, int | None, int], float] = {}
         self._stand_in_rng = random.Random(f"{game.seed}-stand-in")
         self._bot_cursors: dict[int, tuple[Player, EventCursor]] = {}
+        self._seating = 0  # changes of seat(): deadlines depend on who sits where
+        self._pending_key: tuple[int, int, int, int] | None = None
+        self._pending: tuple[Decision, ...] = ()
 
     # ------------------------------------------------------------------ state
 
@@ -266,6 +269,7 @@ class Table:
         if not 0 <= seat < self.game.n:
             raise ValueError(f"there is no seat {seat}: seats are 0..{self.game.n - 1}")
         self.players[seat] = player
+        self._seating += 1
 
     # ------------------------------------------------------------------ decisions
 
@@ -276,10 +280,20 @@ class Table:
         slapper's decision comes first and the current player's second.
         """
         game = self.game
-        if game.over:
-            return ()
         state = game.round
         version = len(game.events)
+        # asked several times per move (step, submit, front ends): the answer only changes
+        # with the game's events, a passed slap, the seating, or a swapped round
+        key = (version, self._slap_passed, self._seating, id(state))
+        if key == self._pending_key:
+            return self._pending
+        self._pending = self._compute_pending(game, state, version)
+        self._pending_key = key
+        return self._pending
+
+    def _compute_pending(self, game: Game, state: RoundState, version: int) -> tuple[Decision, ...]:
+        if game.over:
+            return ()
         if state.is_over:
             return (self._decision(DecisionKind.NEXT_ROUND, None, version),)
         if self.turn_cap is not None and state.turns >= self.turn_cap:
@@ -346,9 +360,7 @@ class Table:
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.game.n:
             raise IllegalActionError(f"there is no seat {seat!r}: seats are 0..{self.game.n - 1}")
         pending = self.pending()
-        if expect is not None and not any(
-            d.kind == expect.kind and d.seat == expect.seat and d.version == expect.version for d in pending
-        ):
+        if expect is not None and expect not in pending:
             raise IllegalActionError(f"that decision ({expect}) is no longer pending: the game has moved on")
         mine = next((d for d in pending if d.seat == seat), None)
         if mine is None:
