@@ -357,12 +357,16 @@ class Table:
     def _play(
         self, seat: int, action: Action | dict[str, Any] | str | None, by: MoveBy, expect: Decision | None
     ) -> Move:
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.game.n:
+        if type(seat) is not int or not 0 <= seat < self.game.n:
             raise IllegalActionError(f"there is no seat {seat!r}: seats are 0..{self.game.n - 1}")
         pending = self.pending()
         if expect is not None and expect not in pending:
             raise IllegalActionError(f"that decision ({expect}) is no longer pending: the game has moved on")
-        mine = next((d for d in pending if d.seat == seat), None)
+        mine = None
+        for d in pending:  # a loop, not next(genexpr): this runs on every move
+            if d.seat == seat:
+                mine = d
+                break
         if mine is None:
             if self.game.over:
                 raise IllegalActionError("the game is over")
