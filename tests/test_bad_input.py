@@ -404,7 +404,7 @@ def test_bad_position(why: str, pos: Any, words: list[str]) -> None:
 
 # ============================================================================ actions
 
-HAND = ["5H", "6H", "7H", "9H", "5S", "JK", "JK", "JD", "QD", "KD", "AD"]
+HAND = ["5H", "6H", "7H", "9H", "JK"]  # a dealt hand's 5 cards: no hand ever holds more
 ACTION_POS: dict[str, Any] = {
     "rules": "standard",
     "players": 3,
@@ -415,8 +415,12 @@ ACTION_POS: dict[str, Any] = {
 }
 
 
-def state_of(pos: dict[str, Any] = ACTION_POS, **changes: Any) -> RoundState:
-    return RoundState.from_position({**copy.deepcopy(pos), **changes}, log=True)
+def state_of(pos: dict[str, Any] = ACTION_POS, *, holding: str | None = None, **changes: Any) -> RoundState:
+    """The action position (seat 1 to play), seat 1 *holding* the cards of a text if given."""
+    pos = {**copy.deepcopy(pos), **changes}
+    if holding is not None:
+        pos["hands"][1] = holding.split()
+    return RoundState.from_position(pos, log=True)
 
 
 def refused(
@@ -556,7 +560,8 @@ ILLEGAL_DISCARDS = [
 
 @pytest.mark.parametrize(("action", "rules", "words"), ILLEGAL_DISCARDS)
 def test_illegal_discard(action: str, rules: str, words: list[str]) -> None:
-    state = state_of(rules=rules)
+    cards = action.split()[1:]
+    state = state_of(rules=rules, holding=" ".join([*cards, *(["3C"] if len(cards) < 5 else [])]))
     refused(state, 1, action, "not a legal discard", *words)
     refused(state, 1, action + "; draw", "not a legal discard", *words)
 
@@ -609,8 +614,8 @@ def test_discarding_twice(action: str) -> None:
 
 
 def test_yaniv_with_too_high_a_hand() -> None:
-    refused(state_of(), 1, "yaniv", "worth 63", "7 or less")
-    refused(state_of(rules="finnish"), 1, "yaniv", "worth 63", "5 or less")
+    refused(state_of(), 1, "yaniv", "worth 27", "7 or less")
+    refused(state_of(rules="finnish"), 1, "yaniv", "worth 27", "5 or less")
 
 
 @pytest.mark.parametrize("seat", [0, 2])
@@ -831,3 +836,182 @@ def test_good_games_still_start() -> None:
         for players in (rules.min_players, rules.max_players):
             game = Game(name, players, seed=1, dealer=players - 1, names=[f"P{i}" for i in range(players)])
             assert game.round.n == players
+
+
+# ============================================================================ limits: deep, huge, impossible
+
+
+def nested(depth: int, leaf: Any = "AH") -> Any:
+    value = leaf
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+def nested_dict(depth: int) -> Any:
+    value: Any = 1
+    for _ in range(depth):
+        value = {"a": value}
+    return value
+
+
+POSITION_FIELDS = ["rules", "players", "names", "totals", "eliminated", "dealer", "current", "phase"]
+POSITION_FIELDS += ["hands", "stock", "discard_pile", "tiebreak", "seen", "last_discards", "turns"]
+
+
+@pytest.mark.parametrize("field", POSITION_FIELDS)
+@pytest.mark.parametrize(
+    "shape",
+    [
+        "1000 deep",
+        "1000 deep objects",
+        "deep inside",
+        "a million items",
+        "a megabyte of text",
+        "a huge number",
+    ],
+)
+def test_a_position_field_of_any_size_is_a_position_error(field: str, shape: str) -> None:
+    value: Any = {
+        "1000 deep": nested(1000),
+        "1000 deep objects": nested_dict(1000),
+        "deep inside": [nested(1000), ["AH"], ["KD"]],
+        "a million items": ["AH"] * 1_000_000,
+        "a megabyte of text": "x" * 1_000_000,
+        "a huge number": 10**5000,
+    }[shape]
+    pos = {**BASE, field: value}
+    err = expect(PositionError, lambda: RoundState.from_position(pos), f"'{field}")
+    assert len(str(err)) < 800, "a message quotes no whole input"
+
+
+@pytest.mark.parametrize(
+    ("why", "changes", "words"),
+    [
+        (
+            "6 cards",
+            {"hands": [["AH", "2H", "3H", "4H", "6H", "7H"], ["KD"], ["5S"]]},
+            ["'hands[0]'", "6 cards", "5"],
+        ),
+        (
+            "30 cards",
+            {
+                "hands": [
+                    ["KD"],
+                    [r + s for s in "SDC" for r in ("A", "2", "3", "4", "6", "8", "10", "J", "Q", "K")],
+                    ["5S"],
+                ],
+                "stock": [],
+                "discard_pile": [["KH"]],
+            },
+            ["'hands[1]'", "30 cards"],
+        ),
+        ("8 players, 2-5", {"players": 8, "names": None, "totals": [0] * 8}, ["'players'", "at most 5", "8"]),
+        ("far over the limit", {"totals": [0, 401, 40]}, ["'totals'", "seat 1", "401", "200", "eliminated"]),
+        ("a total of a billion", {"totals": [0, 10**9, 40]}, ["'totals'"]),
+        ("turns of a billion", {"turns": 10**9}, ["'turns'"]),
+        ("a card name of a megabyte", {"stock": ["A" * 1_000_000]}, ["'stock'", "not a card"]),
+        ("an empty name", {"names": ["Ann", " ", "Cy"]}, ["'names'"]),
+    ],
+)
+def test_an_impossible_position(why: str, changes: dict[str, Any], words: list[str]) -> None:
+    pos = with_(**changes)
+    if "players" in changes:
+        pos["hands"] = [["AH"], ["KD"], ["5S"], ["6S"], ["7S"], ["8S"], ["9S"], ["10S"]]
+    expect(PositionError, lambda: RoundState.from_position(pos), *words)
+
+
+def test_what_a_game_can_reach_is_accepted() -> None:
+    """The limits refuse only the impossible: a full hand, a tie-break over the limit, a heads-up test."""
+    full = with_(hands=[["AH", "2H", "3H", "4H", "6H"], ["KD"], ["5S"]])
+    assert RoundState.from_position(full).hand_value(0) == 16
+    tiebreak = with_(totals=[0, 450, 460], eliminated=[0], hands=[[], ["KD"], ["5S"]], tiebreak=True)
+    assert RoundState.from_position(tiebreak).tiebreak
+    near = with_(rules="standard(score_limit=100)", totals=[0, 90, 190])  # one set of totals for every preset
+    assert RoundState.from_position(near).totals == [0, 90, 190]
+    heads_up = {**BASE, "rules": "slovenian-yanef", "players": 2, "names": None, "totals": [0, 0]}
+    heads_up |= {"current": 0, "dealer": 1, "hands": [["AH"], ["KD"]]}
+    assert RoundState.from_position(heads_up).n == 2
+
+
+ROUND_OVER = with_(
+    phase="round_over",
+    result={
+        "kind": "yaniv", "caller": 1, "values": [3, 0, 5], "assaf": False, "assafers": [],
+        "round_scores": [3, 0, 5], "totals": [3, 12, 45], "landed": [], "eliminated": [],
+        "next_starter": 1, "game_over": False, "winners": [], "tiebreak": [],
+    },
+)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        ({"kind": "fold"}, ["'result.kind'", "fold"]),
+        ({"caller": 7}, ["'result.caller'", "7"]),
+        ({"caller": "1"}, ["'result.caller'"]),
+        ({"values": [1, 2]}, ["'result.values'", "3"]),
+        ({"values": "3 0 5"}, ["'result.values'", "list"]),
+        ({"assaf": 0}, ["'result.assaf'"]),
+        ({"assafers": [9]}, ["'result.assafers'"]),
+        ({"totals": [1, 2, None]}, ["'result.totals'"]),
+        ({"next_starter": 3}, ["'result.next_starter'"]),
+        ({"winners": None}, ["'result.winners'"]),
+        ({"tiebreak": nested(1000, 1)}, ["'result'", "deeply"]),
+        ({"extra": 1}, ["'result'", "extra"]),
+    ],
+)
+def test_a_round_over_position_with_a_bad_result(change: dict[str, Any], words: list[str]) -> None:
+    pos = copy.deepcopy(ROUND_OVER)
+    pos["result"].update(change)
+    expect(PositionError, lambda: RoundState.from_position(pos), *words)
+
+
+def test_the_round_over_position_is_good() -> None:
+    state = RoundState.from_position(copy.deepcopy(ROUND_OVER))
+    assert state.is_over and state.to_position()["result"] == ROUND_OVER["result"]
+    for key in ROUND_OVER["result"]:
+        pos = copy.deepcopy(ROUND_OVER)
+        del pos["result"][key]
+        expect(PositionError, lambda p=pos: RoundState.from_position(p), "'result'", key)
+
+
+DEEP_TEXT = "[" * 1000 + "]" * 1000
+HUGE_SPECS: dict[str, Callable[[], Any]] = {
+    "deep JSON text": lambda: '{"preset": "standard", "overrides": {"halving_scores": ' + DEEP_TEXT + "}}",
+    "unclosed JSON": lambda: "{" * 1000,
+    "deep game string value": lambda: "standard(halving_scores=" + DEEP_TEXT + ")",
+    "deep override": lambda: {"preset": "standard", "overrides": {"halving_scores": nested(1000, 1)}},
+    "deep preset": lambda: {"preset": nested(1000, "standard")},
+    "deep knob": lambda: {"score_limit": nested_dict(1000)},
+    "5000-digit knob": lambda: {"score_limit": 10**5000},
+    "1000 halvings": lambda: {"halving_scores": list(range(1000))},
+    "5000-digit game string value": lambda: "standard(score_limit=" + "9" * 5000 + ")",
+    "two megabytes of name": lambda: "x" * 2_000_000,
+}
+
+
+@pytest.mark.parametrize("name", list(HUGE_SPECS))
+def test_a_rule_spec_of_any_size_is_a_rules_error(name: str) -> None:
+    spec = HUGE_SPECS[name]()
+    err = expect(RulesError, lambda: Rules.from_spec(spec))
+    assert len(str(err)) < 800, "a message quotes no whole input"
+
+
+@pytest.mark.parametrize("seed", [[1], "7", 1.5, True, {"seed": 1}, b"x"])
+def test_a_seed_is_a_whole_number_or_none(seed: Any, tmp_path: Path) -> None:
+    path = tmp_path / "game.jsonl"
+    expect(RulesError, lambda: recorded_game(path, "standard", 3, seed=seed), "seed")
+    assert not path.exists()
+    assert Game("standard", 3, seed=None).seed is None
+    assert Game("standard", 3, seed=-(10**30)).round.n == 3
+
+
+def test_the_deck_limit_of_a_rule_set_agrees_with_the_docs() -> None:
+    """docs/formats.md §2.3: only a rule set whose smallest table cannot be dealt is an error."""
+    rules = Rules.from_spec("finnish(hand_size=7)")  # RULES.md §6b: hand_size 7 is seen in the wild
+    assert rules.players_problem(7) is None
+    assert "58 cards" in (rules.players_problem(8) or "")
+    expect(RulesError, lambda: Rules.from_spec("finnish(hand_size=7,min_players=8)"), "8 players", "deck")
+    docs = (Path(__file__).parent.parent / "docs" / "formats.md").read_text(encoding="utf-8")
+    assert "8 players with hand_size=7 need 58 cards but the deck has 54" in docs

@@ -4,9 +4,15 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import random
+import signal
+import socket
 import subprocess
 import sys
+import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -15,9 +21,11 @@ from yaniv import Game
 from yaniv.actions import Action
 from yaniv.bots import make_bot
 from yaniv.cli import main
+from yaniv.cli.parser import build_parser
 from yaniv.cli.plain import PlainGame
+from yaniv.errors import RulesError
 from yaniv.match import play_game
-from yaniv.record import RecordWriter
+from yaniv.record import RecordWriter, check, read_record, replay, write_record
 from yaniv.rules import PRESETS
 from yaniv.state import SeatView
 from yaniv.table import DecisionKind, Table
@@ -36,7 +44,7 @@ def usage_error(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
         main(argv, out=io.StringIO())
     assert exc.value.code == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and err.startswith("yaniv ") and "Traceback" not in err, err
+    assert err.count("\n") == 1 and err.startswith(("yaniv ", "yaniv:")) and "Traceback" not in err, err
     return err
 
 
@@ -384,3 +392,449 @@ def test_replay_of_a_seat_that_is_not_there_and_of_a_bad_line(
     bad = tmp_path / "bad.jsonl"
     bad.write_text("\n".join(lines) + "\n")
     assert "line 3" in usage_error(["replay", str(bad), "--text"], capsys)
+
+
+# ============================================================================ bad input, every command
+#
+# Every subcommand on bad arguments: exit 2, one line on stderr that names what is wrong,
+# no traceback, nothing written. ``{tmp}`` in an argument is the test's directory, which
+# holds an existing report, plot, record directory and plain file (see bad_input_dir).
+
+DEEP = "[" * 1000 + "]" * 1000
+DEEP_RULES = '{"preset": "standard", "overrides": {"halving_scores": ' + DEEP + "}}"
+LONG_NUMBER = "9" * 5000
+
+BAD_INPUT: dict[str, list[tuple[list[str], str]]] = {
+    "yaniv": [
+        ([], "required: COMMAND"),
+        (["frobnicate"], "invalid choice"),
+        (["--bogus", "rules"], "unrecognized arguments: --bogus"),
+    ],
+    "rules": [
+        (["rules", "nope"], "unknown preset 'nope'"),
+        (["rules", "standard(yaniv_threshold=x)"], "yaniv_threshold"),
+        (["rules", "standard(hand_size=8)"], "hand_size"),
+        (["rules", DEEP_RULES], "nested too deeply"),
+        (["rules", "{" + DEEP], "nested too deeply"),
+        (["rules", "standard(halving_scores=" + DEEP + ")"], "nested too deeply"),
+        (["rules", DEEP], "not a game string"),
+        (["rules", '{"score_limit": ' + LONG_NUMBER + "}"], "30 digits"),
+        (["rules", "standard(score_limit=" + LONG_NUMBER + ")"], "30 digits"),
+        (["rules", LONG_NUMBER], "unknown preset"),
+        (["rules", "{" + "x" * 1_100_000 + "}"], "too long"),
+        (["rules", '{"score_limit": 100000000}'], "score_limit"),
+        (["rules", "[1, 2]"], "not a game string"),
+        (["rules", '{"preset": [1]}'], "unknown preset"),
+        (["rules", "standard", "--bogus"], "--bogus"),
+    ],
+    "simulate": [
+        (["simulate", "--rules", "nope"], "--rules: unknown preset"),
+        (["simulate", "--rules", DEEP_RULES], "--rules: the rules (JSON): nested too deeply"),
+        (["simulate", "--players", "9"], "--players: these rules allow 2 to 5 players, not 9"),
+        (["simulate", "--players", "x"], "argument --players"),
+        (["simulate", "--players", LONG_NUMBER], "argument --players: expected a whole number"),
+        (["simulate", "--games", "0"], "argument --games: must be 1"),
+        (["simulate", "--games", "-5"], "argument --games"),
+        (["simulate", "--games", "2000000"], "argument --games: must be 1 to 1,000,000"),
+        (["simulate", "--games", "1e3"], "argument --games: expected a whole number"),
+        (["simulate", "--seed", "x"], "argument --seed"),
+        (["simulate", "--seed", LONG_NUMBER], "argument --seed"),
+        (["simulate", "--bots", "wizard"], "--bots: unknown bot 'wizard'"),
+        (["simulate", "--bots", ","], "--bots: name at least one bot"),
+        (["simulate", "--bots", ",".join(["greedy"] * 9)], "--bots: at most 8 bots"),
+        (["simulate", "--bots", "greedy:strong"], "no levels"),
+        (["simulate", "--bots", "cmd:{tmp}/no-such-program"], "--bots: cannot start"),
+        (["simulate", "--turn-cap", "0"], "argument --turn-cap: must be 1"),
+        (["simulate", "--turn-cap", "-1"], "argument --turn-cap"),
+        (["simulate", "--record", "/dev/null/x"], "--record: cannot make the directory"),
+        (["simulate", "--record", "{tmp}/a-file"], "--record: cannot make the directory"),
+        (
+            ["simulate", "--record", "{tmp}/records", "--games", "3"],
+            "--record: {tmp}/records/game-1.jsonl exists: a record is never overwritten",
+        ),
+        (["simulate", "--record", "{tmp}/records", "--seed", "0", "--games", "3"], "game-1.jsonl exists"),
+        (["simulate", "--bot-time-limit", "0"], "argument --bot-time-limit: must be 1"),
+        (["simulate", "--bot-time-limit", "x"], "argument --bot-time-limit"),
+        (["simulate", "--bot-time-limit", "100000000"], "argument --bot-time-limit: must be 1 to 600,000"),
+        (["simulate", "--bot-stderr", "{tmp}"], "--bot-stderr: {tmp} is a directory"),
+        (["simulate", "--bot-stderr", "/dev/null/x"], "--bot-stderr: cannot write"),
+        (["simulate", "--json", "x"], "unrecognized arguments: x"),
+    ],
+    "play": [
+        (["play", "--plain", "--delay", "inf"], "argument --delay: must be a number of seconds from 0 to 60"),
+        (["play", "--plain", "--delay", "nan"], "argument --delay: must be a number of seconds"),
+        (["play", "--plain", "--delay", "-1"], "argument --delay"),
+        (["play", "--plain", "--delay", "61"], "argument --delay"),
+        (["play", "--plain", "--delay", "1e400"], "argument --delay"),
+        (["play", "--plain", "--delay", "soon"], "argument --delay"),
+        (["play", "--plain", "--players", "9"], "--players: these rules allow 2 to 5 players, not 9"),
+        (["play", "--plain", "--rules", DEEP_RULES], "nested too deeply"),
+        (["play", "--plain", "--level", "godlike"], "--level"),
+        (["play", "--plain", "--bots", "wizard"], "--bots: unknown bot"),
+        (["play", "--plain", "--seed", "x"], "argument --seed"),
+        (["play", "--plain", "--record", "{tmp}/a-file"], "--record: {tmp}/a-file exists"),
+        (["play", "--plain", "--record", "/dev/null/x.jsonl"], "--record: cannot write"),
+        (["play", "--plain", "--resume", "--record", "{tmp}/missing.jsonl"], "--resume: cannot read"),
+        (["play", "--plain", "--resume", "--record", "{tmp}/a-file"], "--resume: line 1: not JSON"),
+        (["play", "--plain", "--resume"], "--resume: a record in {tmp}/xdg/yaniv/games is nested too deeply"),
+        (["play", "--plain", "--name", ""], "--name"),
+        (["play", "--plain", "--name", "\x1b[2J"], "--name"),
+        (["play", "--plain", "--name", "x" * 100], "--name"),
+        (["play", "--plain", "--bot-time-limit", "0"], "argument --bot-time-limit"),
+        (["play", "--plain", "--bot-stderr", "/dev/null/x"], "--bot-stderr: cannot write"),
+    ],
+    "replay": [
+        (["replay", "{tmp}/missing.jsonl"], "cannot read record"),
+        (["replay", "{tmp}"], "cannot read record"),
+        (["replay", "{tmp}/a-file"], "line 1: not JSON"),
+        (["replay", "{tmp}/empty.jsonl"], "the record is empty"),
+        (["replay", "{tmp}/binary.jsonl"], "not UTF-8"),
+        (["replay", "{tmp}/records/game-1.jsonl", "--text", "--seat", "5"], "--seat: there is no seat 5"),
+        (["replay", "{tmp}/records/game-1.jsonl", "--text", "--seat", "-1"], "--seat: there is no seat -1"),
+        (["replay", "{tmp}/records/game-1.jsonl", "--seat", "x"], "argument --seat"),
+        (["replay", "{tmp}/records/game-1.jsonl", "--tui"], "--tui needs a terminal"),
+        (["replay", "{tmp}/records/game-1.jsonl", "--tui", "--text"], "not allowed with argument"),
+        (["replay", "{tmp}/seat1.jsonl", "--text", "--seat", "0"], "only what seat 1 saw"),
+        (["replay"], "required: file"),
+    ],
+    "check": [
+        (["check"], "required: file"),
+        (["check", "{tmp}/records/game-1.jsonl", "--seat", "1"], "unrecognized arguments"),
+    ],
+    "serve": [
+        (["serve", "--port", "70000"], "argument --port: must be 0 to 65,535"),
+        (["serve", "--port", "x"], "argument --port"),
+        (["serve", "--host", "no-such-host.invalid"], "--host: cannot listen on"),
+        (["serve", "--port", "{busy}"], "--port: cannot listen on 127.0.0.1:{busy}"),
+        (["serve", "--db", "bogus://x"], "--db: 'bogus://x' is not a database URL"),
+        (["serve", "--db", "{tmp}/missing/x.db"], "--db: the directory {tmp}/missing does not exist"),
+        (["serve", "--bot-delay", "inf"], "argument --bot-delay"),
+        (["serve", "--round-pause", "nan"], "argument --round-pause"),
+        (["serve", "--round-pause", "-1"], "argument --round-pause"),
+        (["serve", "--log-level", "loud"], "argument --log-level: invalid choice"),
+    ],
+    "arena": [
+        (["arena", "--games", "0"], "argument --games"),
+        (["arena", "--workers", "0"], "argument --workers: must be 1 to 64"),
+        (["arena", "--workers", "1000"], "argument --workers: must be 1 to 64"),
+        (["arena", "--bots", "wizard"], "--bots: unknown bot"),
+        (["arena", "--players", "9"], "--players: these rules allow 2 to 5 players, not 9"),
+        (["arena", "--rules", DEEP_RULES], "nested too deeply"),
+        (["arena", "--turn-cap", "0"], "argument --turn-cap"),
+        (["arena", "--games", "100000", "--json", "{tmp}/report.json"], "--json: {tmp}/report.json exists"),
+        (["arena", "--games", "100000", "--json", "/dev/null/x.json"], "--json: cannot write"),
+        (["arena", "--games", "100000", "--json", "{tmp}/missing/x.json"], "--json: cannot write"),
+        (["arena", "--games", "100000", "--json", "{tmp}"], "--json: {tmp} is a directory"),
+        (["arena", "--games", "100000", "--plot", "{tmp}/plot.png"], "--plot: {tmp}/plot.png exists"),
+        (
+            ["arena", "--games", "100000", "--plot", "{tmp}/new.xyz"],
+            "--plot: {tmp}/new.xyz: unknown file type .xyz",
+        ),
+        (["arena", "--games", "100000", "--plot", "{tmp}/new"], "unknown file type (no extension)"),
+        (["arena", "--games", "100000", "--plot", "/dev/null/x.png"], "--plot: cannot write"),
+        (["arena", "--bot-time-limit", "-3"], "argument --bot-time-limit"),
+        (["arena", "--bot-stderr", "{tmp}"], "--bot-stderr: {tmp} is a directory"),
+    ],
+    "odds": [
+        (["odds", "--value", "5", "--cards", "100"], "--cards: opponent 1 holds at most 5 cards"),
+        (["odds", "--value", "5", "--cards", "6"], "at most 5 cards"),
+        (["odds", "--value", "5", "--cards", "x"], "--cards: expected up to 16"),
+        (["odds", "--value", "5", "--cards", ","], "--cards: give the card count"),
+        (["odds", "--value", "5", "--cards", ",".join(["3"] * 20)], "--cards: expected up to 16"),
+        (["odds", "--value", "5", "--cards", LONG_NUMBER], "--cards"),
+        (["odds", "--value", "51", "--cards", "3"], "--value: a hand of at most 5 cards is worth 0 to 50"),
+        (["odds", "--value", "-1", "--cards", "3"], "--value"),
+        (["odds", "--value", "x", "--cards", "3"], "argument --value"),
+        (["odds", "--value", "5", "--cards", "3", "--turn", "-2"], "--turn"),
+        (["odds", "--value", "5", "--cards", "3", "--players", "9"], "--players"),
+        (["odds", "--value", "5", "--cards", "3,3", "--seen-counts", "1"], "one number per opponent"),
+        (["odds", "--value", "5", "--cards", "3", "--rules", DEEP_RULES], "nested too deeply"),
+        (["odds", "--cards", "3"], "required: --value"),
+    ],
+}
+BAD_CASES = [(command, argv, message) for command, cases in BAD_INPUT.items() for argv, message in cases]
+
+
+@pytest.fixture
+def bad_input_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A directory with files to refuse, as the working directory and the games' home."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    (tmp_path / "report.json").write_text("{}\n")
+    (tmp_path / "plot.png").write_bytes(b"not really a png")
+    (tmp_path / "a-file").write_text("hello\n")
+    (tmp_path / "empty.jsonl").write_text("")
+    (tmp_path / "binary.jsonl").write_bytes(b"\xff\xfe\x00garbage")
+    games = tmp_path / "xdg" / "yaniv" / "games"
+    games.mkdir(parents=True)
+    (games / "game-deep.jsonl").write_text(DEEP + "\n")  # what play --resume looks at first
+    assert run("simulate", "--games", "1", "--seed", "1", "--record", str(tmp_path / "records"))[0] == 0
+    game = replay(read_record(tmp_path / "records" / "game-1.jsonl"))
+    write_record(game.seat_events(1), tmp_path / "seat1.jsonl")
+    return tmp_path
+
+
+def tree(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.parametrize(
+    ("command", "argv", "message"), BAD_CASES, ids=[f"{c}-{i}" for i, (c, _, _) in enumerate(BAD_CASES)]
+)
+def test_bad_input_of_every_command(
+    command: str, argv: list[str], message: str, bad_input_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tmp = str(bad_input_dir)
+    with socket.socket() as busy:  # a port something already listens on
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = str(busy.getsockname()[1])
+        argv = [a.replace("{tmp}", tmp).replace("{busy}", port) for a in argv]
+        before = tree(bad_input_dir)
+        started = time.perf_counter()
+        err = usage_error(argv, capsys)
+    assert message.replace("{tmp}", tmp).replace("{busy}", port) in err, err
+    assert len(err) < 700, "a message quotes no whole input"
+    assert time.perf_counter() - started < 20, "refused before the run, not after"
+    assert tree(bad_input_dir) == before, "nothing written or changed"
+
+
+def test_every_subcommand_has_bad_input_cases() -> None:
+    commands = set(build_parser()._subparsers._group_actions[0].choices)  # type: ignore[union-attr]
+    assert commands <= set(BAD_INPUT), commands - set(BAD_INPUT)
+
+
+def test_help_says_where_the_limits_are() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "yaniv.cli", "--help"], capture_output=True, text=True, check=False
+    )
+    assert proc.returncode == 0
+    text = " ".join(proc.stdout.split())
+    for words in (
+        "limits (all in docs/formats.md §6.2)",
+        "docs/bot-protocol.md",
+        "32 levels",
+        "--bot-time-limit",
+        "130",
+    ):
+        assert words in text, words
+
+
+def test_the_library_error_of_a_command_is_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A library error no command turned into a flag's message still ends as one line, exit 2."""
+    import yaniv.cli.info as info
+
+    def boom(*args: object) -> None:
+        raise RulesError("a rule set nobody checked")
+
+    monkeypatch.setattr(info, "rules_arg", boom)
+    assert "a rule set nobody checked" in usage_error(["rules", "standard"], capsys)
+
+
+def test_an_internal_error_is_one_line_and_exit_1(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import yaniv.cli.info as info
+
+    def boom(*args: object) -> None:
+        raise TypeError("deep inside")
+
+    monkeypatch.setattr(info, "rules_arg", boom)
+    monkeypatch.delenv("YANIV_TRACEBACK", raising=False)
+    assert main(["rules", "standard"], out=io.StringIO()) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "internal error" in err and "TypeError: deep inside" in err
+    monkeypatch.setenv("YANIV_TRACEBACK", "1")
+    with pytest.raises(TypeError):
+        main(["rules", "standard"], out=io.StringIO())
+
+
+def test_a_rule_set_whose_big_tables_cannot_be_dealt_is_explained() -> None:
+    """docs/formats.md §2.3: finnish(hand_size=7) is a rule set (RULES.md §6b), 8 players are not dealt."""
+    code, text = run("rules", "finnish(hand_size=7)")
+    assert code == 0
+    assert "Note: 8 players cannot be dealt" in text and "num_decks" in text
+    assert "Note:" not in run("rules", "finnish(hand_size=7,num_decks=auto)")[1]
+    assert "Note:" not in run("rules", "finnish")[1]
+
+
+# ---------------------------------------------------------------------------- outputs
+
+
+def test_arena_checks_its_outputs_first_and_force_replaces_them(tmp_path: Path) -> None:
+    report, plot = tmp_path / "report.json", tmp_path / "plot.svg"
+    report.write_text("old\n")
+    argv = ["arena", "--bots", "greedy,random", "--players", "2", "--games", "2", "--json", str(report)]
+    code, text = run(*argv, "--plot", str(plot), "--force")
+    assert code == 0 and f"wrote {report}" in text and f"wrote {plot}" in text
+    assert json.loads(report.read_text())["games"] == 2
+    assert plot.read_text().lstrip().startswith("<?xml")
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".yaniv-")], "no probe left behind"
+
+
+def test_simulate_refuses_a_directory_that_takes_no_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    if os.geteuid() == 0:
+        pytest.skip("root writes into read-only directories")
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        assert "--record: cannot write" in usage_error(["simulate", "--record", str(locked)], capsys)
+    finally:
+        locked.chmod(0o700)
+
+
+# ---------------------------------------------------------------------------- external bots' options
+
+OPTION_BOT = """
+import json, sys
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "hello":
+        print("time limit", message["time_limit_ms"], file=sys.stderr, flush=True)
+        sys.stdout.write(json.dumps({"type": "ready", "name": "options"}) + "\\n")
+    elif message["type"] == "decide":
+        answer = {"type": "action", "id": message["id"], "action": message["legal"][0]}
+        sys.stdout.write(json.dumps(answer) + "\\n")
+    elif message["type"] == "bye":
+        break
+    sys.stdout.flush()
+"""
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["simulate", "--games", "1", "--players", "2", "--rules", "standard(score_limit=30)"],
+        ["arena", "--games", "4", "--players", "2", "--workers", "2", "--rules", "standard(score_limit=30)"],
+        ["play", "--plain", "--players", "2", "--seed", "3"],
+    ],
+    ids=["simulate", "arena-workers", "play"],
+)
+def test_external_bot_options_reach_every_bot(
+    argv: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    program = tmp_path / "bot.py"
+    program.write_text(OPTION_BOT)
+    spec = f"cmd:{sys.executable} {program}"
+    log = tmp_path / "bots.log"
+    log.write_text("kept\n")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    bots = [spec] if argv[0] == "play" else [spec, "greedy"]
+    code, _text = run(*argv, "--bots", ",".join(bots), "--bot-time-limit", "4321", "--bot-stderr", str(log))
+    assert code == 0
+    lines = log.read_text().splitlines()
+    assert lines[0] == "kept", "the stderr file is appended to"
+    assert "time limit 4321" in lines[1:], lines
+    assert "YANIV_BOT_TIME_LIMIT_MS" not in os.environ and "YANIV_BOT_STDERR" not in os.environ
+
+
+def test_make_bot_passes_options_to_programs_only(tmp_path: Path) -> None:
+    from yaniv.bots import external_bot_options
+
+    program = tmp_path / "bot.py"
+    program.write_text(OPTION_BOT)
+    bot = make_bot(f"cmd:{sys.executable} {program}", time_limit_ms=250, stderr=tmp_path / "err.log")
+    try:
+        assert bot.time_limit_ms == 250  # type: ignore[attr-defined]
+    finally:
+        bot.close()  # type: ignore[attr-defined]
+    with external_bot_options(time_limit_ms=99):
+        assert os.environ["YANIV_BOT_TIME_LIMIT_MS"] == "99"
+        bot = make_bot(f"cmd:{sys.executable} {program}")
+        assert bot.time_limit_ms == 99  # type: ignore[attr-defined]
+        bot.close()  # type: ignore[attr-defined]
+        assert make_bot("greedy").name == "greedy"
+    assert "YANIV_BOT_TIME_LIMIT_MS" not in os.environ
+    with pytest.raises(ValueError, match="bot spec is text"):
+        make_bot(5)  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------------------- Ctrl-C
+
+
+def interrupted(argv: list[str], ready: Callable[[str, int], bool], cwd: Path) -> tuple[int, str, str]:
+    """Run ``yaniv ARGV``, press Ctrl-C once *ready(stdout so far, pid)*; (exit code, stdout, stderr)."""
+    env = {**os.environ, "XDG_DATA_HOME": str(cwd / "xdg"), "PYTHONUNBUFFERED": "1"}
+    env.pop("YANIV_TRACEBACK", None)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "yaniv.cli", *argv],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=cwd,
+        env=env,
+        text=True,
+        start_new_session=True,  # its own process group, which gets the SIGINT as from a terminal
+    )
+    seen: list[str] = []
+    reader = threading.Thread(target=lambda: seen.extend(iter(lambda: proc.stdout.read(1), "")), daemon=True)  # type: ignore[union-attr]
+    reader.start()
+    deadline = time.monotonic() + 60
+    while not ready("".join(seen), proc.pid):
+        assert proc.poll() is None, f"ended before it was interrupted: {proc.stderr.read()}"  # type: ignore[union-attr]
+        assert time.monotonic() < deadline, "never got ready"
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGINT)  # the group: the command and the workers it started
+    try:
+        _, err = proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        pytest.fail("Ctrl-C did not end the command")
+    reader.join(5)
+    return proc.returncode, "".join(seen), err
+
+
+def children(pid: int) -> list[int]:
+    try:
+        return [int(x) for x in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux /proc")
+@pytest.mark.parametrize(
+    ("argv", "ready"),
+    [
+        (["simulate", "--games", "100000", "--record", "records"], "record"),
+        (["arena", "--games", "100000", "--workers", "2", "--bots", "greedy,random"], "workers"),
+        (["play", "--plain", "--seed", "3", "--record", "g.jsonl"], "prompt"),
+    ],
+    ids=["simulate", "arena", "play"],
+)
+def test_ctrl_c_ends_a_command_cleanly(argv: list[str], ready: str, tmp_path: Path) -> None:
+    workers: list[int] = []
+    since: list[float] = []
+
+    def started_workers(out: str, pid: int) -> bool:
+        """Both workers up for a moment (not in the middle of a fork, where no handler is safe)."""
+        workers[:] = children(pid)
+        if len(workers) < 2:
+            return False
+        since.append(time.monotonic())
+        return since[-1] - since[0] > 0.5
+
+    checks: dict[str, Callable[[str, int], bool]] = {
+        "record": lambda out, pid: (tmp_path / "records" / "game-3.jsonl").exists(),
+        "workers": started_workers,
+        "prompt": lambda out, pid: "your turn> " in out or "] " in out,
+    }
+    code, _out, err = interrupted(argv, checks[ready], tmp_path)
+    assert code == 130, err
+    assert err == f"yaniv {argv[0]}: interrupted\n", err
+    deadline = time.monotonic() + 10
+    while any(Path(f"/proc/{pid}").exists() for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(Path(f"/proc/{pid}").exists() for pid in workers), "no worker is left behind"
+    if ready == "record":  # every record is whole: the interrupted game's is unfinished, and checks
+        for path in (tmp_path / "records").iterdir():
+            assert check(path).n == 3
+    if ready == "prompt":
+        assert not check(tmp_path / "g.jsonl").over  # resumable

@@ -16,7 +16,7 @@ from .actions import Action
 from .cards import CARDS, KIND, CardAllocator, cards_of_mask, deck
 from .errors import IllegalActionError, RulesError
 from .events import Deal, GameEnd, Timeout
-from .rules import Rules
+from .rules import Rules, brief_repr
 from .scoring import RoundResult, clockwise_from
 from .state import RoundState, Shuffler
 
@@ -59,14 +59,19 @@ class Game:
         if problem:
             raise RulesError(problem)
         if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < players:
-            raise RulesError(f"dealer must be a seat 0..{players - 1}, got {dealer!r}")
+            raise RulesError(f"dealer must be a seat 0..{players - 1}, got {brief_repr(dealer)}")
         if names is not None and (
             isinstance(names, str)
             or not isinstance(names, (list, tuple))
             or len(names) != players
             or not all(isinstance(x, str) and x.strip() for x in names)
         ):
-            raise RulesError(f"names must list {players} non-empty names (text), got {names!r}")
+            raise RulesError(f"names must list {players} non-empty names (text), got {brief_repr(names)}")
+        # a seed is a whole number (or none: the clock's entropy); random.Random would take
+        # text and bytes too, but a record's header must say it as JSON, and a float's
+        # hash or a list's TypeError from deep inside is no seed anybody means
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+            raise RulesError(f"seed must be a whole number or None, got {brief_repr(seed)}")
         self.n = players
         self.seed = seed
         self.rng = random.Random(seed)
@@ -99,7 +104,8 @@ class Game:
     @property
     def over(self) -> bool:
         """Whether the game has ended (S16)."""
-        self._settle()
+        if self._settled < self.round_no and self.round.result is not None:  # inlined: asked often
+            self._end_round(self.round.result)
         return self._over
 
     @property
@@ -221,10 +227,13 @@ class Game:
 
     def apply(self, seat: int, action: Action | dict[str, Any] | str) -> RoundResult | None:
         """Apply a checked action to the current round; returns the result if it ended."""
-        if self.over:
+        if self._settled < self.round_no and self.round.result is not None:
+            self._end_round(self.round.result)  # a round ended outside apply()
+        if self._over:
             raise IllegalActionError("the game is over")
         result = self.round.apply(seat, action)
-        self._settle()
+        if result is not None:
+            self._end_round(result)
         self._flush()
         return result
 
@@ -259,10 +268,13 @@ class Game:
 
     def _flush(self) -> None:
         """Hand the events since the last flush to every observer."""
-        self._settle()
-        new = self.events[self._flushed :]
-        self._flushed = len(self.events)
-        if new:
+        if self._settled < self.round_no and self.round.result is not None:
+            self._end_round(self.round.result)
+        events = self.events
+        size = len(events)
+        if size > self._flushed:
+            new = events[self._flushed :]
+            self._flushed = size
             for observer in list(self._observers):
                 observer(new)
 

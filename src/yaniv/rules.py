@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import re
+import reprlib
 from dataclasses import dataclass, fields
 from functools import cached_property
 from typing import Any, Literal, get_args
@@ -43,6 +44,7 @@ __all__ = [
     "Rules",
     "StarterOnTie",
     "ThresholdMode",
+    "brief_repr",
     "preset_names",
 ]
 
@@ -118,6 +120,34 @@ KNOBS: dict[str, tuple[Any, Any, str]] = {
 
 MAX_PLAYERS = 8
 """The most players any rule set may allow (RULES.md: 2–8 everywhere)."""
+MAX_KNOB = 1_000_000
+"""The largest magnitude of a number knob (a score limit, a penalty): more is a mistake."""
+MAX_KNOB_LIST = 100
+"""The most numbers a list knob (``halving_scores``) may hold."""
+
+
+class _Brief(reprlib.Repr):
+    """reprlib's bounded repr, and one for an integer too long to be printed at all."""
+
+    def repr_int(self, x: int, level: int) -> str:
+        if x.bit_length() > 128:  # str() refuses past 4,300 digits, and nobody means such a number
+            return f"<a whole number of about {x.bit_length() * 30103 // 100000 + 1} digits>"
+        return repr(x)
+
+
+_BRIEF = _Brief()
+_BRIEF.maxlevel, _BRIEF.maxlist, _BRIEF.maxtuple, _BRIEF.maxdict = 3, 8, 8, 4
+_BRIEF.maxstring, _BRIEF.maxother = 60, 60
+
+
+def brief_repr(value: Any) -> str:
+    """A short repr of a value from outside, for an error message.
+
+    Depth and length are bounded, so a message never holds a whole megabyte of input
+    nor recurses into a thousand nested lists (a plain ``repr`` would raise
+    ``RecursionError`` there).
+    """
+    return _BRIEF.repr(value)
 
 
 @dataclass(frozen=True)
@@ -212,7 +242,7 @@ class Rules:
         range, and enough cards to deal that many hands.
         """
         if not isinstance(players, int) or isinstance(players, bool):
-            return f"players must be an integer, got {players!r}"
+            return f"players must be an integer, got {brief_repr(players)}"
         if not self.min_players <= players <= self.max_players:
             return f"these rules allow {self.min_players} to {self.max_players} players, not {players}"
         return self.deal_problem(players)
@@ -271,7 +301,7 @@ class Rules:
             raise RulesError(f"rules must be a dict of knobs, got {type(knobs).__name__}")
         unknown = [k for k in knobs if k not in KNOBS]
         if unknown:
-            raise RulesError(f"unknown knob {unknown[0]!r}; knobs are: {', '.join(KNOBS)}")
+            raise RulesError(f"unknown knob {brief_repr(unknown[0])}; knobs are: {', '.join(KNOBS)}")
         return cls(**knobs)
 
     def replace(self, **overrides: Any) -> Rules:
@@ -313,14 +343,16 @@ class Rules:
             if "preset" in spec or "overrides" in spec:
                 extra = [k for k in spec if k not in ("preset", "overrides")]
                 if extra:
-                    raise RulesError(f"unknown key {extra[0]!r} in rules: use 'preset' and 'overrides'")
+                    raise RulesError(
+                        f"unknown key {brief_repr(extra[0])} in rules: use 'preset' and 'overrides'"
+                    )
                 base = _preset(spec.get("preset", "standard"))
                 overrides = spec.get("overrides", {})
                 if not isinstance(overrides, dict):
                     raise RulesError("rules 'overrides' must be a dict of knobs")
                 return base.replace(**overrides) if overrides else base
             return cls.from_dict(spec)
-        raise RulesError(f"rules must be a preset name, game string or dict, got {spec!r}")
+        raise RulesError(f"rules must be a preset name, game string or dict, got {brief_repr(spec)}")
 
     @property
     def preset_name(self) -> str | None:
@@ -360,22 +392,32 @@ class Rules:
 def _check_knob(name: str, value: Any, allowed: Any) -> None:
     if allowed == "bool":
         if not isinstance(value, bool):
-            raise RulesError(f"knob {name!r} must be true or false, got {value!r}")
+            raise RulesError(f"knob {name!r} must be true or false, got {brief_repr(value)}")
     elif allowed in ("int", "int?"):
         if value is None and allowed == "int?":
             return
         if not isinstance(value, int) or isinstance(value, bool):
             extra = " or null" if allowed == "int?" else ""
-            raise RulesError(f"knob {name!r} must be an integer{extra}, got {value!r}")
+            raise RulesError(f"knob {name!r} must be an integer{extra}, got {brief_repr(value)}")
+        if abs(value) > MAX_KNOB:
+            raise RulesError(f"knob {name!r} must lie within ±{MAX_KNOB:,}, got {brief_repr(value)}")
     elif allowed == "ints":
         if not isinstance(value, tuple) or not all(
             isinstance(v, int) and not isinstance(v, bool) for v in value
         ):
-            raise RulesError(f"knob {name!r} must be a list of integers, got {value!r}")
-    elif value not in allowed or type(value) not in {type(a) for a in allowed}:
-        raise RulesError(
-            f"knob {name!r} must be one of {', '.join(json.dumps(a) for a in allowed)}, got {value!r}"
-        )
+            raise RulesError(f"knob {name!r} must be a list of integers, got {brief_repr(value)}")
+        if len(value) > MAX_KNOB_LIST or any(abs(v) > MAX_KNOB for v in value):
+            raise RulesError(
+                f"knob {name!r} must list at most {MAX_KNOB_LIST} integers within ±{MAX_KNOB:,}, "
+                f"got {brief_repr(value)}"
+            )
+    elif (
+        not isinstance(value, (str, int))
+        or value not in allowed
+        or type(value) not in {type(a) for a in allowed}
+    ):
+        choices = ", ".join(json.dumps(a) for a in allowed)
+        raise RulesError(f"knob {name!r} must be one of {choices}, got {brief_repr(value)}")
 
 
 def _diff(base: Rules, other: Rules) -> list[tuple[str, Any]]:
@@ -396,7 +438,7 @@ _GAME_STRING = re.compile(r"\s*([A-Za-z0-9_-]+)\s*(?:\((.*)\))?\s*", re.DOTALL)
 def _parse_game_string(text: str) -> Rules:
     m = _GAME_STRING.fullmatch(text)
     if m is None:
-        raise RulesError(f"{text!r} is not a game string like 'finnish(score_limit=100)'")
+        raise RulesError(f"{brief_repr(text)} is not a game string like 'finnish(score_limit=100)'")
     base = _preset(m.group(1))
     body = (m.group(2) or "").strip()
     if not body:
@@ -404,10 +446,10 @@ def _parse_game_string(text: str) -> Rules:
     overrides: dict[str, Any] = {}
     for item in _split_top_level(body):
         if "=" not in item:
-            raise RulesError(f"{item.strip()!r} in game string is not knob=value")
+            raise RulesError(f"{brief_repr(item.strip())} in game string is not knob=value")
         key, raw = (part.strip() for part in item.split("=", 1))
         if key not in KNOBS:
-            raise RulesError(f"unknown knob {key!r}; knobs are: {', '.join(KNOBS)}")
+            raise RulesError(f"unknown knob {brief_repr(key)}; knobs are: {', '.join(KNOBS)}")
         if key in overrides:
             raise RulesError(f"knob {key!r} given twice in game string")
         overrides[key] = _parse_value(key, raw)
@@ -442,7 +484,7 @@ def _parse_value(key: str, raw: str) -> Any:
 
 def _preset(name: Any) -> Rules:
     if not isinstance(name, str) or name not in PRESETS:
-        raise RulesError(f"unknown preset {name!r}; presets are: {', '.join(PRESETS)}")
+        raise RulesError(f"unknown preset {brief_repr(name)}; presets are: {', '.join(PRESETS)}")
     return PRESETS[name]
 
 

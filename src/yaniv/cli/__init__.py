@@ -1,38 +1,77 @@
 """The ``yaniv`` command line: rules, simulate, play, replay, check, serve, arena, odds.
 
-Every subcommand has ``--help``; machine-readable output with ``--json``. Bad
-arguments give a one-line error naming what is wrong and exit 2.
+Every subcommand has ``--help``; machine-readable output with ``--json``. Whatever the
+arguments, files or bots, a command either works or prints one line naming what is
+wrong (the option, the file and line, the knob, the bot) and exits 2 (1 for a record
+that does not check, 130 when interrupted): never a traceback. The limits on what is
+read are listed by ``yaniv --help``.
 
 The package: :mod:`.parser` (the arguments of every command), :mod:`.common` (the one
-reading of rules, player counts and bot lists), :mod:`.plain` (the line-based game on
-the table driver), and the commands by group: :mod:`.info` (rules, odds),
-:mod:`.matches` (simulate, arena), :mod:`.play` (play, serve), :mod:`.records`
-(replay, check).
+reading of rules, player counts, bot lists, numbers and output files), :mod:`.plain`
+(the line-based game on the table driver), and the commands by group: :mod:`.info`
+(rules, odds), :mod:`.matches` (simulate, arena), :mod:`.play` (play, serve),
+:mod:`.records` (replay, check).
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
 from typing import TextIO
 
+from ..errors import YanivError
+from ..rules import brief_repr
 from .common import UsageError
 from .parser import build_parser
 
 __all__ = ["main"]
 
+TRACEBACK_ENV = "YANIV_TRACEBACK"
+"""Set (to anything) to see the traceback of an internal error instead of its one line."""
+
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
-    """Run the command line; returns the exit code."""
+    """Run the command line; returns the exit code (argparse's errors exit 2 themselves)."""
     parser = build_parser()
     args = parser.parse_args(argv)
     stream = out if out is not None else sys.stdout
+    name = f"yaniv {args.command}"
     try:
         code: int = args.func(args, stream)
     except UsageError as e:
-        parser.exit(2, f"yaniv {args.command}: error: {e}\n")
+        parser.exit(2, f"{name}: error: {e}\n")
+    except YanivError as e:  # the library's own error for bad input, not turned into a flag's
+        parser.exit(2, f"{name}: error: {e}\n")
     except KeyboardInterrupt:
+        _say(f"{name}: interrupted")
         return 130
-    except BrokenPipeError:
+    except BrokenPipeError:  # the reader went away (yaniv replay ... | head): nothing more to say
+        _silence_stdout()
         return 0
+    except Exception as e:  # a defect: still one line, and how to see the rest
+        if os.environ.get(TRACEBACK_ENV):
+            raise
+        _say(
+            f"{name}: internal error (a bug: please report it): {type(e).__name__}: "
+            f"{brief_repr(str(e))[1:-1]} (set {TRACEBACK_ENV}=1 for the traceback)"
+        )
+        return 1
     return code
+
+
+def _say(line: str) -> None:
+    try:
+        sys.stderr.write(line + "\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):  # no stderr to tell: the exit code says it
+        pass
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so the interpreter's last flush finds no broken pipe."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass

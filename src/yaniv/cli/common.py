@@ -7,30 +7,152 @@ mistake (one line naming the flag, exit code 2).
 
 from __future__ import annotations
 
+import argparse
+import contextlib
 import importlib.util
+import math
+import os
+import re
 import sys
+import tempfile
 import time
+from collections.abc import Callable, Collection, Iterator
+from pathlib import Path
 from typing import TextIO
 
+from ..bots import external_bot_options
 from ..errors import YanivError
-from ..rules import Rules
+from ..rules import Rules, brief_repr
 from ..session import make_opponent
 
 __all__ = [
+    "MAX_BOT_TIME_LIMIT_MS",
+    "MAX_GAMES",
     "Progress",
     "UsageError",
     "bot_names",
+    "bot_options",
     "cycled",
     "int_list",
     "on_terminal",
+    "output_file",
     "player_count",
     "rules_arg",
+    "seconds",
     "textual_available",
+    "whole",
+    "write_output",
 ]
+
+MAX_GAMES = 1_000_000
+"""The most games one ``simulate`` or ``arena`` run plays (hours of play already)."""
+MAX_BOT_TIME_LIMIT_MS = 600_000
+"""The longest ``--bot-time-limit`` (ten minutes a decision)."""
 
 
 class UsageError(Exception):
     """A bad command-line argument: printed as one line, exit code 2."""
+
+
+def whole(lo: int, hi: int) -> Callable[[str], int]:
+    """An argparse type: a whole number from *lo* to *hi* (a short message otherwise).
+
+    Bounded before :func:`int` reads it, so that a 5,000-digit argument is refused in
+    one short line rather than echoed whole.
+    """
+
+    def parse(text: str) -> int:
+        t = text.strip()
+        if not re.fullmatch(r"[+-]?\d{1,19}", t):
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {brief_repr(text)}")
+        value = int(t)
+        if not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"must be {lo:,} to {hi:,}, got {value:,}")
+        return value
+
+    return parse
+
+
+def seconds(hi: float) -> Callable[[str], float]:
+    """An argparse type: a finite number of seconds from 0 to *hi* (``inf`` and ``nan`` are refused)."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text) if len(text) <= 40 else math.nan
+        except ValueError:
+            value = math.nan
+        if not math.isfinite(value) or not 0 <= value <= hi:
+            raise argparse.ArgumentTypeError(
+                f"must be a number of seconds from 0 to {hi:g}, got {brief_repr(text)}"
+            )
+        return value
+
+    return parse
+
+
+def output_file(path: str, flag: str, *, force: bool = False, types: Collection[str] | None = None) -> Path:
+    """*path* checked, before a long run, as a file the run can write at its end.
+
+    Its directory must exist and take a new file; an existing file is refused unless
+    *force* (it is then replaced at the end); *types*: the file name extensions
+    allowed. Nothing is left behind by the check.
+    """
+    p = Path(path)
+    if types is not None and p.suffix.lower().lstrip(".") not in types:
+        raise UsageError(
+            f"{flag}: {path}: unknown file type {p.suffix or '(no extension)'}; use one of "
+            + ", ".join(f".{t}" for t in sorted(types))
+        )
+    if p.is_dir():
+        raise UsageError(f"{flag}: {path} is a directory")
+    if p.exists() and not force:
+        raise UsageError(f"{flag}: {path} exists: a file is never replaced unless you add --force")
+    try:  # a probe in the same directory: writable, on a file system that takes files
+        fd, probe = tempfile.mkstemp(dir=p.parent if str(p.parent) else ".", prefix=".yaniv-", suffix=".tmp")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as e:
+        raise UsageError(f"{flag}: cannot write {path}: {e.strerror or e}") from None
+    return p
+
+
+def write_output(path: Path, text: str, flag: str, *, force: bool = False) -> None:
+    """Write *text* to *path*: a new file, or (with *force*) one that replaces the old at once."""
+    try:
+        if not force:
+            with open(path, "x", encoding="utf-8") as f:
+                f.write(text)
+            return
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".yaniv-", suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except FileExistsError:
+        raise UsageError(
+            f"{flag}: {path} appeared during the run: it is not replaced (add --force)"
+        ) from None
+    except OSError as e:
+        raise UsageError(f"{flag}: cannot write {path}: {e.strerror or e}") from None
+
+
+@contextlib.contextmanager
+def bot_options(args: argparse.Namespace) -> Iterator[None]:
+    """The external bots' options of ``--bot-time-limit`` and ``--bot-stderr``, for the run inside.
+
+    The stderr file is checked (appended to, created if missing) before anything runs.
+    """
+    stderr = getattr(args, "bot_stderr", None)
+    if stderr is not None:
+        path = Path(stderr)
+        if path.is_dir():
+            raise UsageError(f"--bot-stderr: {stderr} is a directory")
+        try:
+            with open(path, "ab"):
+                pass  # the bots append to it: an existing file keeps what it holds
+        except OSError as e:
+            raise UsageError(f"--bot-stderr: cannot write {stderr}: {e.strerror or e}") from None
+    with external_bot_options(time_limit_ms=getattr(args, "bot_time_limit", None), stderr=stderr):
+        yield
 
 
 def rules_arg(spec: str, flag: str = "--rules") -> Rules:
@@ -63,6 +185,8 @@ def bot_names(flag: str, text: str) -> list[str]:
     names = [s.strip() for s in text.split(",") if s.strip()]
     if not names:
         raise UsageError(f"{flag}: name at least one bot")
+    if len(names) > 8:  # a line-up never has more seats than the largest table
+        raise UsageError(f"{flag}: at most 8 bots, got {len(names)}")
     for spec in dict.fromkeys(names):
         if spec.startswith("cmd:"):
             continue
@@ -78,12 +202,14 @@ def cycled(names: list[str], count: int) -> list[str]:
     return [names[i % len(names)] for i in range(count)]
 
 
-def int_list(text: str, flag: str) -> list[int]:
-    """Comma-separated whole numbers."""
-    try:
-        return [int(s) for s in text.split(",") if s.strip()]
-    except ValueError:
-        raise UsageError(f"{flag}: expected comma-separated whole numbers, got {text!r}") from None
+def int_list(text: str, flag: str, most: int = 16) -> list[int]:
+    """Comma-separated whole numbers (at most *most* of them, none past 9 digits)."""
+    parts = [s.strip() for s in text.split(",") if s.strip()]
+    if len(parts) > most or not all(re.fullmatch(r"[+-]?\d{1,9}", s) for s in parts):
+        raise UsageError(
+            f"{flag}: expected up to {most} comma-separated whole numbers, got {brief_repr(text)}"
+        )
+    return [int(s) for s in parts]
 
 
 def textual_available() -> bool:

@@ -32,6 +32,14 @@ def cmd_rules(args: argparse.Namespace, out: TextIO) -> int:
     out.write(f"{rules}\n\n")
     for line in rules.describe():
         out.write(f"- {line}\n")
+    # docs/formats.md §2.3: a rule set is refused only if its smallest table cannot be
+    # dealt; larger tables that need more cards are refused when such a game starts
+    undealt = [n for n in range(rules.min_players, rules.max_players + 1) if rules.deal_problem(n)]
+    if undealt:
+        counts = f"{undealt[0]}" if len(undealt) == 1 else f"{undealt[0]} to {undealt[-1]}"
+        out.write(
+            f"\nNote: {counts} players cannot be dealt under these rules: {rules.deal_problem(undealt[0])}.\n"
+        )
     return 0
 
 
@@ -48,17 +56,24 @@ def cmd_odds(args: argparse.Namespace, out: TextIO) -> int:
     for flag, values in (("--seen-values", seen_values), ("--seen-counts", seen_counts)):
         if len(values) != len(cards):
             raise UsageError(f"{flag}: give one number per opponent ({len(cards)}, like --cards)")
-    if args.value < 0:
-        raise UsageError(f"--value must be 0 or more, got {args.value}")
+    top = max(rules.card_values)
+    most = top * rules.hand_size  # no hand holds more than the cards dealt
+    if not 0 <= args.value <= most:
+        raise UsageError(
+            f"--value: a hand of at most {rules.hand_size} cards is worth 0 to {most}, not {args.value}"
+        )
     if args.turn < 0:
         raise UsageError(f"--turn must be 0 or more, got {args.turn}")
     players = player_count(rules, args.players, len(cards) + 1)
     if len(cards) > players - 1:
         raise UsageError(f"--cards: {len(cards)} opponents do not fit in a game of {players} players")
-    top = max(rules.card_values)
     for i, (held, value, count) in enumerate(zip(cards, seen_values, seen_counts, strict=True)):
         if held < 1:
             raise UsageError(f"--cards: opponent {i + 1} must hold at least 1 card, not {held}")
+        if held > rules.hand_size:  # no hand holds more than the cards dealt
+            raise UsageError(
+                f"--cards: opponent {i + 1} holds at most {rules.hand_size} cards (hand_size), not {held}"
+            )
         if not 0 <= count <= held:
             raise UsageError(f"--seen-counts: opponent {i + 1} holds {held} cards; {count} cannot be seen")
         if not 0 <= value <= top * count:

@@ -3,31 +3,52 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.util
 import json
+import multiprocessing
+import os
+import signal
 import sys
+import threading
 import time
+from collections.abc import Iterator
+from concurrent.futures import InvalidStateError
 from pathlib import Path
+from types import FrameType
 from typing import Any, TextIO
 
-from ..bots import Bot
+from ..bots import Bot, make_bot
 from ..errors import RecordError
 from ..game import Game
 from ..match import bot_rngs, play_game
 from ..record import RecordWriter
 from ..rules import Rules
-from ..session import make_opponent
-from .common import Progress, UsageError, bot_names, cycled, player_count, rules_arg
+from .common import (
+    Progress,
+    UsageError,
+    bot_names,
+    bot_options,
+    cycled,
+    output_file,
+    player_count,
+    rules_arg,
+    write_output,
+)
 
 __all__ = ["cmd_arena", "cmd_simulate"]
 
 
 def _seat_bots(specs: list[str]) -> list[Bot]:
-    """One new bot per seat (an external program starts here)."""
+    """One new bot per seat (an external program starts here, with the --bot-… options)."""
+    bots: list[Bot] = []
     try:
-        return [make_opponent(spec) for spec in specs]
+        for spec in specs:
+            bots.append(make_bot(spec))
     except ValueError as e:
+        _close(bots)  # the programs already started stop again
         raise UsageError(f"--bots: {e}") from None
+    return bots
 
 
 def _close(bots: list[Bot]) -> None:
@@ -38,7 +59,11 @@ def _close(bots: list[Bot]) -> None:
 
 
 def _record_paths(directory: str | None, seeds: range) -> list[Path] | None:
-    """The record file of every game, none of them existing yet (records are never overwritten)."""
+    """The record file of every game, none of them existing yet, in a directory that takes files.
+
+    All checked before the first game: a record is never overwritten, and a run does not
+    fail at its first record after the bots have started.
+    """
     if directory is None:
         return None
     root = Path(directory)
@@ -52,6 +77,7 @@ def _record_paths(directory: str | None, seeds: range) -> list[Path] | None:
         raise UsageError(
             f"--record: {existing} exists: a record is never overwritten; record into another directory"
         )
+    output_file(str(paths[0]), "--record", force=True)  # the directory takes files (a probe, no record)
     return paths
 
 
@@ -59,18 +85,15 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     """Play many games between built-in bots and summarise them."""
     rules = rules_arg(args.rules)
     players = player_count(rules, args.players, min(max(rules.min_players, 3), rules.max_players))
-    if args.games < 1:
-        raise UsageError("--games must be at least 1")
-    if args.turn_cap < 1:
-        raise UsageError("--turn-cap must be at least 1")
     specs = cycled(bot_names("--bots", args.bots), players)
     seeds = range(args.seed, args.seed + args.games)
     records = _record_paths(args.record, seeds)
-    bots = _seat_bots(specs)
-    try:
-        summary = _simulate(args, rules, bots, seeds, records)
-    finally:
-        _close(bots)
+    with bot_options(args):
+        bots = _seat_bots(specs)
+        try:
+            summary = _simulate(args, rules, bots, seeds, records)
+        finally:
+            _close(bots)
     if args.json:
         out.write(json.dumps(summary) + "\n")
         return 0
@@ -133,7 +156,12 @@ def _simulate(
 
 
 def cmd_arena(args: argparse.Namespace, out: TextIO) -> int:
-    """Seat-rotated matches between bots on duplicate deals: statistics, Elo, plots."""
+    """Seat-rotated matches between bots on duplicate deals: statistics, Elo, plots.
+
+    The outputs (--json FILE, --plot FILE) are checked before the run: an existing file
+    is refused unless --force, an unknown plot type or a directory that takes no file
+    too. They are written after the report is printed, so a failing write loses nothing.
+    """
     from ..arena import plot, run_arena
 
     rules = rules_arg(args.rules)
@@ -141,44 +169,92 @@ def cmd_arena(args: argparse.Namespace, out: TextIO) -> int:
     players = player_count(rules, args.players, max(len(names), rules.min_players))
     if len(names) > players:
         raise UsageError(f"--bots: {len(names)} bots do not fit in {players} seats")
-    if args.games < 1:
-        raise UsageError("--games must be at least 1")
-    if args.workers < 1:
-        raise UsageError("--workers must be at least 1")
-    if args.turn_cap < 1:
-        raise UsageError("--turn-cap must be at least 1")
-    if args.plot and importlib.util.find_spec("matplotlib") is None:
-        raise UsageError("--plot needs matplotlib: pip install 'yaniv[plots]'")
+    json_path = output_file(args.json, "--json", force=args.force) if args.json not in (None, "-") else None
+    plot_path = None
+    if args.plot:
+        plot_path = output_file(args.plot, "--plot", force=args.force, types=_plot_types())
     games = -(-args.games // players) * players
     progress = Progress(games, sys.stderr, "arena")
     try:
-        report = run_arena(
-            rules,
-            names,
-            args.games,
-            args.seed,
-            players=players,
-            workers=args.workers,
-            turn_cap=args.turn_cap,
-            untimed=args.untimed,
-            progress=progress.update,
-        )
-    except ValueError as e:  # run_arena's own check of its arguments (a bot that cannot start)
-        raise UsageError(str(e)) from None
+        with bot_options(args), _workers_stop_on_interrupt():
+            report = run_arena(
+                rules,
+                names,
+                args.games,
+                args.seed,
+                players=players,
+                workers=args.workers,
+                turn_cap=args.turn_cap,
+                untimed=args.untimed,
+                progress=progress.update,
+            )
+    except ValueError as e:  # the arguments are checked above: what run_arena refuses is a bot
+        raise UsageError(f"--bots: {e}") from None
     finally:
         progress.close()
-    if args.plot:
-        plot(report, args.plot)
-    if args.json == "-":
-        out.write(json.dumps(report.to_dict()) + "\n")
-        return 0
-    if args.json:
+    quiet = args.json == "-"  # stdout holds the JSON only
+    out.write((json.dumps(report.to_dict()) if quiet else report.table()) + "\n")
+    out.flush()
+    if json_path is not None:
+        write_output(json_path, json.dumps(report.to_dict(), indent=1) + "\n", "--json", force=args.force)
+        out.write(f"wrote {json_path}\n")
+    if plot_path is not None:
+        if plot_path.exists() and not args.force:
+            raise UsageError(f"--plot: {plot_path} appeared during the run: it is not replaced (add --force)")
         try:
-            Path(args.json).write_text(json.dumps(report.to_dict(), indent=1) + "\n", encoding="utf-8")
-        except OSError as e:
-            raise UsageError(f"--json: cannot write {args.json}: {e.strerror}") from None
-    out.write(report.table() + "\n")
-    for path in (args.json, args.plot):
-        if path:
-            out.write(f"wrote {path}\n")
+            plot(report, str(plot_path))
+        except (OSError, ValueError, ImportError) as e:
+            raise UsageError(f"--plot: cannot draw {plot_path}: {e}") from None
+        if not quiet:
+            out.write(f"wrote {plot_path}\n")
     return 0
+
+
+@contextlib.contextmanager
+def _workers_stop_on_interrupt() -> Iterator[None]:
+    """On Ctrl-C, stop this run's worker processes at once, then interrupt as usual.
+
+    Without it the process pool, on its way out, waits for every game already handed
+    to it: a long run would take many seconds to stop. The workers are this process's
+    own children, ended by their ids; a worker forked with this handler ignores the
+    terminal's Ctrl-C (it would print its own traceback) and is ended so. Python 3.11's
+    pool, broken so, may then fail to mark a game it had already cancelled
+    (``InvalidStateError`` in its manager thread): that noise is not printed.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield  # signal handlers belong to the main thread
+        return
+    stopped = False
+    previous_hook = threading.excepthook
+
+    parent = os.getpid()
+
+    def interrupt(signum: int, frame: FrameType | None) -> None:
+        nonlocal stopped
+        if os.getpid() != parent:  # a forked worker (a terminal's Ctrl-C reaches all): the parent ends it
+            return
+        stopped = True
+        for worker in multiprocessing.active_children():
+            worker.terminate()
+        raise KeyboardInterrupt
+
+    def hook(args: threading.ExceptHookArgs) -> None:
+        if not (stopped and isinstance(args.exc_value, InvalidStateError)):
+            previous_hook(args)
+
+    previous = signal.signal(signal.SIGINT, interrupt)
+    threading.excepthook = hook
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        threading.excepthook = previous_hook
+
+
+def _plot_types() -> set[str]:
+    """The file types matplotlib can draw (``--plot`` needs it: a clear line if it is missing)."""
+    if importlib.util.find_spec("matplotlib") is None:
+        raise UsageError("--plot needs matplotlib: pip install 'yaniv[plots]'")
+    from matplotlib.backend_bases import FigureCanvasBase  # type: ignore[import-not-found, unused-ignore]
+
+    return set(FigureCanvasBase.get_supported_filetypes())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import socket
 import sys
 import time
 from pathlib import Path
@@ -10,7 +11,16 @@ from typing import TextIO
 
 from ..errors import RecordError, RulesError
 from ..session import DEFAULT_LEVEL, Session, bot_spec, games_dir, new_record_path
-from .common import UsageError, bot_names, cycled, on_terminal, player_count, rules_arg, textual_available
+from .common import (
+    UsageError,
+    bot_names,
+    bot_options,
+    cycled,
+    on_terminal,
+    player_count,
+    rules_arg,
+    textual_available,
+)
 from .plain import PlainGame
 
 __all__ = ["cmd_play", "cmd_serve"]
@@ -65,12 +75,20 @@ def _resume(args: argparse.Namespace, records: Path) -> Session:
         return Session.resume(Path(args.record)) if args.record else Session.resume_last(records)
     except RecordError as e:
         raise UsageError(f"--resume: {e}") from None
+    except RecursionError:  # the session's quick look at each record's last line is not bounded yet
+        where = args.record or records
+        raise UsageError(f"--resume: a record in {where} is nested too deeply to be read") from None
 
 
 def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     """Play against the computer: the terminal app on a terminal, else line-based."""
-    if args.delay < 0:
-        raise UsageError(f"--delay must be 0 or more seconds, got {args.delay}")
+    if args.name is not None and not (args.name.strip() and len(args.name) <= 40 and args.name.isprintable()):
+        raise UsageError("--name: give a name of 1 to 40 printable characters")
+    with bot_options(args):  # external opponents get --bot-time-limit and --bot-stderr
+        return _play(args, out)
+
+
+def _play(args: argparse.Namespace, out: TextIO) -> int:
     records = games_dir()
     use_tui = not args.plain and on_terminal(out) and textual_available()
     chosen = any(v is not None for v in (args.rules, args.players, args.level, args.bots, args.seed))
@@ -107,20 +125,20 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
-    """Run the web server (needs the web extra)."""
-    if not 0 <= args.port <= 65535:
-        raise UsageError(f"--port must be 0..65535, got {args.port}")
-    if args.bot_delay < 0:
-        raise UsageError(f"--bot-delay must be 0 or more seconds, got {args.bot_delay}")
-    if args.round_pause is not None and args.round_pause < 0:
-        raise UsageError(f"--round-pause must be 0 or more seconds, got {args.round_pause}")
+    """Run the web server (needs the web extra).
+
+    The address and the database are checked first, so that a typing mistake is one line
+    (exit 2) instead of a server that logs an error and stops.
+    """
     try:
         from ..web import default_db_url, serve
     except ImportError as e:
         raise UsageError(f"the web server needs its extra: pip install 'yaniv[web]' ({e})") from None
+    _check_address(args.host, args.port)
     db = args.db or default_db_url()
     if "://" not in db:  # a plain file name
         db = f"sqlite+aiosqlite:///{Path(db).resolve()}"
+    _check_db(db, given=args.db is not None)
     out.write(f"Yaniv on http://{args.host}:{args.port}/ (tables in {db})\n")
     out.flush()
     serve(
@@ -132,3 +150,35 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
         log_level=args.log_level,
     )
     return 0
+
+
+def _check_address(host: str, port: int) -> None:
+    """*host* resolves and *port* is free on it (bound and let go at once)."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError) as e:
+        raise UsageError(f"--host: cannot listen on {host!r}: {getattr(e, 'strerror', None) or e}") from None
+    family, kind, proto, _name, address = infos[0]
+    try:
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server will
+            probe.bind(address)
+    except OSError as e:
+        raise UsageError(f"--port: cannot listen on {host}:{port}: {e.strerror or e}") from None
+
+
+def _check_db(url: str, *, given: bool) -> None:
+    """The database URL names a driver that is installed, and a SQLite file's directory exists."""
+    flag = "--db" if given else "the default database"
+    try:
+        from sqlalchemy.engine import make_url
+        from sqlalchemy.exc import ArgumentError, NoSuchModuleError
+
+        parsed = make_url(url)
+        parsed.get_dialect()
+    except (ArgumentError, NoSuchModuleError, ValueError) as e:
+        raise UsageError(f"{flag}: {url!r} is not a database URL this server can use ({e})") from None
+    if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
+        folder = Path(parsed.database).parent
+        if given and not folder.is_dir():
+            raise UsageError(f"{flag}: the directory {folder} does not exist")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 from typing import Any, TextIO
 
 from ..errors import RecordError
@@ -13,6 +14,9 @@ from ..record import check, read_record
 from .common import UsageError, on_terminal, textual_available
 
 __all__ = ["cmd_check", "cmd_replay"]
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+"""Control characters: a record's text never moves the cursor or recolours the terminal."""
 
 
 def _read(path: str) -> list[dict[str, Any]]:
@@ -24,15 +28,21 @@ def _read(path: str) -> list[dict[str, Any]]:
 
 def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
     """Show a recorded game: the step-through viewer on a terminal, else turn by turn as text."""
+    if args.tui and not on_terminal(out):  # the viewer would wait for keys that never come
+        raise UsageError("--tui needs a terminal (stdin and stdout); off one, use --text")
+    if args.tui and not textual_available():
+        raise UsageError("--tui needs textual: pip install 'yaniv[tui]'")
     events = _read(args.file)
-    header = events[0]
-    players = header.get("players")
-    if args.seat is not None and isinstance(players, int) and not 0 <= args.seat < players:
+    header = events[0]  # checked field by field by read_record
+    players = header["players"]
+    if args.seat is not None and not 0 <= args.seat < players:
         raise UsageError(f"--seat: there is no seat {args.seat}: seats are 0..{players - 1}")
+    if header.get("redacted") and args.seat is not None and args.seat != header.get("seat"):
+        raise UsageError(
+            f"--seat: this record holds only what seat {header.get('seat')} saw, not seat {args.seat}'s view"
+        )
     use_tui = args.tui or (not args.text and on_terminal(out) and textual_available())
     if use_tui:
-        if not textual_available():
-            raise UsageError("--tui needs textual: pip install 'yaniv[tui]'")
         from ..tui import run_replay
 
         try:
@@ -42,14 +52,14 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
                 raise UsageError(str(err)) from None
     names = header.get("names")
     rules, seed = header.get("rules_string", "?"), header.get("seed")
-    out.write(f"Game of {rules}, {players} players, seed {seed}\n")
+    out.write(_CONTROL.sub("?", f"Game of {rules}, {players} players, seed {seed}") + "\n")
     for e in events[1:]:
         try:
             text = event_text(redact(e, args.seat) if args.seat is not None else e, names)
         except (KeyError, IndexError, TypeError, ValueError):  # a line of the wrong shape
             raise UsageError(f"line {e['_line']}: a {e['type']} event that cannot be shown") from None
         if text:
-            out.write(text + "\n")
+            out.write(_CONTROL.sub("?", text) + "\n")
     return 0
 
 
