@@ -476,7 +476,7 @@ BAD_INPUT: dict[str, list[tuple[list[str], str]]] = {
         (["play", "--plain", "--record", "/dev/null/x.jsonl"], "--record: cannot write"),
         (["play", "--plain", "--resume", "--record", "{tmp}/missing.jsonl"], "--resume: cannot read"),
         (["play", "--plain", "--resume", "--record", "{tmp}/a-file"], "--resume: line 1: not JSON"),
-        (["play", "--plain", "--resume"], "--resume: a record in {tmp}/xdg/yaniv/games is nested too deeply"),
+        (["play", "--plain", "--resume"], "--resume: no unfinished game to resume in {tmp}/xdg/yaniv/games"),
         (["play", "--plain", "--name", ""], "--name"),
         (["play", "--plain", "--name", "\x1b[2J"], "--name"),
         (["play", "--plain", "--name", "x" * 100], "--name"),

@@ -28,6 +28,7 @@ from pathlib import Path
 from .bots import LEVELS, Bot, make_bot
 from .errors import RecordError, YanivError
 from .game import Game
+from .jsonio import JSONInputError, loads
 from .match import bot_rngs
 from .record import RecordWriter, resume
 from .rules import Rules
@@ -132,8 +133,8 @@ def _last_type(path: Path) -> str | None:
     if not lines:
         return None
     try:
-        kind = json.loads(lines[-1]).get("type")
-    except (json.JSONDecodeError, AttributeError):
+        kind = loads(lines[-1], "a record's last line").get("type")
+    except (JSONInputError, AttributeError):
         return None
     return kind if isinstance(kind, str) else None
 
@@ -221,7 +222,7 @@ class Session:
         game = resume(path)
         seat, opponents = 0, [None] + [LEVELS[DEFAULT_LEVEL]] * (game.n - 1)
         try:
-            data = json.loads(_seating_path(path).read_text(encoding="utf-8"))
+            data = loads(_seating_path(path).read_text(encoding="utf-8"), "the seating file")
             seat = int(data["seat"])
             saved = [None if s is None else str(s) for s in data["opponents"]]
             if len(saved) == game.n and 0 <= seat < game.n and saved[seat] is None:

@@ -70,7 +70,13 @@ def _play_deal(task: _DealTask) -> list[GameRecord]:
         slot_rngs = player_rngs(task.seed, n)
         rngs = [slot_rngs[by_seat[seat]] for seat in range(n)]
         game = Game(task.rules, players=n, seed=task.seed, dealer=0)
-        record = play_measured(game, bots, rngs, task.turn_cap)
+        try:
+            record = play_measured(game, bots, rngs, task.turn_cap)
+        finally:
+            for bot in bots:  # an external program ends with its game, not when collected
+                close = getattr(bot, "close", None)
+                if close is not None:
+                    close()
         out.append(replace(record, deal=task.deal, rotation=rotation, slot_seats=slot_seats))
     return out
 
@@ -87,8 +93,11 @@ def _results(tasks: list[_DealTask], workers: int) -> Iterator[list[GameRecord]]
         for task in tasks:
             yield _play_deal(task)
         return
-    with ProcessPoolExecutor(max_workers=min(workers, len(tasks))) as pool:
+    pool = ProcessPoolExecutor(max_workers=min(workers, len(tasks)))
+    try:
         yield from pool.map(_play_deal, tasks)
+    finally:  # on an interrupt, drop the deals not started instead of playing them all first
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def run_arena(
