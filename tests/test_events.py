@@ -107,3 +107,18 @@ BAD_DEAL = {
 def test_bad_event_json_names_the_field(data: Any, message: str) -> None:
     with pytest.raises(EventError, match=message):
         event_from_json(data)
+
+
+def test_the_engines_fast_built_events_equal_the_constructors() -> None:
+    from yaniv.events import Take
+
+    game = played("standard", seed=5)
+    kinds = {type(e) for e in game.events[1:]}
+    assert {Discard, Draw, Take} <= kinds
+    for event in game.events[1:]:
+        if isinstance(event, Discard):
+            assert event == Discard(event.seat, event.cards)
+            assert list(event) == list(Discard(event.seat, event.cards))  # the same key order
+        elif isinstance(event, (Draw, Take)):
+            rebuilt = type(event)(event.seat, event["card"])
+            assert event == rebuilt and list(event) == list(rebuilt)

