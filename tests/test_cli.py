@@ -838,3 +838,19 @@ def test_ctrl_c_ends_a_command_cleanly(argv: list[str], ready: str, tmp_path: Pa
             assert check(path).n == 3
     if ready == "prompt":
         assert not check(tmp_path / "g.jsonl").over  # resumable
+
+
+def test_simulate_reports_what_an_external_bot_got_wrong(tmp_path: Path) -> None:
+    """A garbage bot is not credited with its fallback's play in silence (issue 15)."""
+    bot = Path(__file__).parent / "external" / "badbot.py"
+    spec = f"cmd:{sys.executable} {bot} garbage {tmp_path / 'pid'} all"
+    code, text = run("simulate", "--games", "2", "--players", "2", "--bots", f"{spec},greedy",
+                     "--bot-time-limit", "2000", "--json")  # fmt: skip
+    assert code == 0, text
+    summary = json.loads(text.strip().splitlines()[-1])
+    (external,) = summary["external"]
+    assert external["seat"] == 0 and external["failures"] > 0
+    assert external["fallback_decisions"] > 0 and external["decisions"] >= external["fallback_decisions"]
+    code, text = run("simulate", "--games", "1", "--players", "2", "--bots", f"{spec},greedy")
+    assert code == 0 and "failures; the fallback made" in text
+    assert "\x1b" not in text  # the bot's escape code never reaches the terminal

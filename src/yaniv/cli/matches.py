@@ -12,7 +12,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from concurrent.futures import InvalidStateError
 from pathlib import Path
 from types import FrameType
@@ -36,7 +36,12 @@ from .common import (
     write_output,
 )
 
-__all__ = ["cmd_arena", "cmd_simulate"]
+__all__ = [
+    "cmd_arena",
+    "cmd_simulate",
+    "external_lines",
+    "external_report",
+]
 
 
 def _seat_bots(specs: list[str]) -> list[Bot]:
@@ -94,6 +99,9 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
             summary = _simulate(args, rules, bots, seeds, records)
         finally:
             _close(bots)
+    external = external_report(bots)
+    if external:
+        summary["external"] = external
     if args.json:
         out.write(json.dumps(summary) + "\n")
         return 0
@@ -105,8 +113,42 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     out.write(f"  reshuffles {s['reshuffles']}, capped games {s['capped']}\n")
     seats = ", ".join(f"P{p} ({bots[p].name}) {w:g}" for p, w in enumerate(s["wins_by_seat"]))
     out.write(f"  wins by seat: {seats}\n")
+    for line in external_lines(external):
+        out.write(f"  {line}\n")
     out.write(f"  {s['seconds']:.2f} s\n")
     return 0
+
+
+def external_report(bots: Sequence[Bot | None]) -> list[dict[str, Any]]:
+    """Per external (``cmd:``) bot: its failures and how many decisions its fallback made."""
+    out = []
+    for seat, bot in enumerate(bots):
+        count = getattr(bot, "failure_count", None)
+        if isinstance(count, int):
+            out.append(
+                {
+                    "seat": seat,
+                    "bot": bot.name,
+                    "failures": count,
+                    "fallback_decisions": getattr(bot, "fallback_decisions", 0),
+                    "decisions": getattr(bot, "decisions", 0),
+                    "first_failures": list(getattr(bot, "failures", []))[:3],
+                }
+            )
+    return out
+
+
+def external_lines(report: list[dict[str, Any]]) -> list[str]:
+    """The external bots' report as lines (their quoted failures are already printable)."""
+    lines = []
+    for r in report:
+        share = r["fallback_decisions"] / r["decisions"] if r["decisions"] else 0.0
+        lines.append(
+            f"P{r['seat']} ({r['bot']}): {r['failures']} failures; the fallback made "
+            f"{r['fallback_decisions']} of {r['decisions']} decisions ({share:.1%})"
+        )
+        lines.extend(f"    {f}" for f in r["first_failures"])
+    return lines
 
 
 def _simulate(

@@ -21,6 +21,7 @@ from .common import (
     rules_arg,
     textual_available,
 )
+from .matches import external_lines, external_report
 from .plain import PlainGame
 
 __all__ = ["cmd_play", "cmd_serve"]
@@ -116,7 +117,10 @@ def _play(args: argparse.Namespace, out: TextIO) -> int:
                 f"Resuming {session.path}: round {session.game.round_no}, totals {session.game.totals}\n"
             )
             since = session.table.round_start()  # this round's moves so far, not the whole game
-        return PlainGame(session.table, session.seat, out, sys.stdin, since=since).run()
+        code = PlainGame(session.table, session.seat, out, sys.stdin, since=since).run()
+        for line in external_lines(external_report(session.bots)):  # what an external program got wrong
+            out.write(line + "\n")
+        return code
     finally:
         session.close()
 
