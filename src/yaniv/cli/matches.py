@@ -124,7 +124,7 @@ def external_report(bots: Sequence[Bot | None]) -> list[dict[str, Any]]:
     out = []
     for seat, bot in enumerate(bots):
         count = getattr(bot, "failure_count", None)
-        if isinstance(count, int):
+        if bot is not None and isinstance(count, int):
             out.append(
                 {
                     "seat": seat,
