@@ -727,3 +727,17 @@ if __name__ == "__main__":
     target.write_text(svg, encoding="utf-8")
     print(text)
     print(f"wrote {target}")
+
+
+def test_no_color_draws_every_card_face_in_the_text_colour(monkeypatch: pytest.MonkeyPatch) -> None:
+    """NO_COLOR: red faces would be a dim grey; every face is bold text instead (issue 15)."""
+    from yaniv.cards import CARDS, parse_card
+    from yaniv.tui.widgets import card_style
+
+    hearts, spades, joker = CARDS[parse_card("QH")], CARDS[parse_card("QS")], CARDS[parse_card("JK")]
+    assert "red" in card_style(hearts)
+    monkeypatch.setenv("NO_COLOR", "1")
+    for card in (hearts, spades, joker):
+        style = card_style(card)
+        assert "bold" in style and not any(c in style for c in ("red", "magenta", "grey", "dim"))
+    assert card_style(joker) != card_style(spades)

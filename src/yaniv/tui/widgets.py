@@ -7,6 +7,7 @@ reads the same on a terminal without colours.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -48,7 +49,14 @@ def card_face(card: Card) -> str:
 
 
 def card_style(card: Card) -> str:
-    """The colour of a card's face: red hearts and diamonds, magenta jokers."""
+    """The colour of a card's face: red hearts and diamonds, magenta jokers.
+
+    Under ``NO_COLOR`` (https://no-color.org) every face is bold in the text colour, a
+    joker also italic: the terminal would draw red as a dim grey, barely readable, and
+    the suit symbols already tell the suits apart.
+    """
+    if os.environ.get("NO_COLOR"):
+        return "bold italic" if card.is_joker else "bold"
     if card.is_joker:
         return "bold magenta"
     return "bold red" if card.suit in _RED else "bold"
