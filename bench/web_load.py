@@ -8,7 +8,9 @@ game's end) for ``--seconds``; ``--think S`` makes each client wait 0..2S second
 before it acts, as people do (0: at once, which saturates the server). Prints one JSON
 line: actions/s and the latency from an action being sent to the update reaching
 *every* seat of its table (p50, p90, p99, max), plus the CPU use of the server and of
-the clients. Loopback only; bounded in tables and time.
+the clients. Loopback only; bounded in tables and time. Every client comes from one
+address here, so the server's per-address limits (websockets, new tables) are lifted;
+at ``--think 0`` the per-connection message rate limit is too (machine-speed clients).
 
     .venv/bin/python bench/web_load.py --tables 200 --seconds 30 --think 0.5
     .venv/bin/python bench/web_load.py --tables 20 --seconds 10 --profile /tmp/server.prof
@@ -258,9 +260,13 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "load.db"
         python = [sys.executable, *(["-m", "cProfile", "-o", args.profile] if args.profile else [])]
+        env = dict(os.environ, YANIV_WEB_SOCKETS_PER_CLIENT="0", YANIV_WEB_TABLES_PER_CLIENT="0")
+        if args.think == 0:
+            env.update(YANIV_WEB_MESSAGE_RATE="0", YANIV_WEB_SYNC_RATE="0")
         server = subprocess.Popen(
             [*python, "-m", "yaniv.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
              "--db", args.db or str(db), "--bot-delay", "0", "--log-level", "warning"],
+            env=env,
         )  # fmt: skip
         base = f"http://127.0.0.1:{port}"
         try:

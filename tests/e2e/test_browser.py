@@ -236,3 +236,73 @@ def test_phone_viewport_and_languages(server: Server, browser: Any) -> None:
         phone.select_option("#lang", code)
         assert phone.inner_text("#discard-btn") == word
     assert not errors, errors
+
+
+def test_a_player_who_closes_the_tab_is_stood_in_for_and_comes_back(server: Server, browser: Any) -> None:
+    errors: list[str] = []
+    ann = new_page(browser, errors, viewport={"width": 1280, "height": 800}, locale="en-GB")
+    link = create_table(ann, server, "Ann", 2, 0, turn="5")
+    ben = new_page(browser, errors, viewport={"width": 1100, "height": 800}, locale="en-US")
+    ben.goto(link)
+    ben.fill("#name", "Ben")
+    ben.click("#join-btn")
+    ben.wait_for_selector("#lobby")
+    ann.wait_for_selector(".seats li:has-text('Ben')")
+    assert "5 s per move" in ann.inner_text("#lobby")
+    ann.click("#start-btn")
+    ann.wait_for_selector(".hand .card")
+    ben.wait_for_selector(".hand .card")
+    for _ in range(20):  # Ann plays until it is Ben's turn
+        st = ann.evaluate(STATE)
+        if st["current"] == 1 and st["phase"] != "round_over":
+            break
+        ui_turn(ann)
+        ann.wait_for_timeout(100)
+    assert ann.evaluate(STATE)["current"] == 1
+    ann.wait_for_selector(".player[data-seat='1'] .countdown")  # everyone sees the clock run
+    context = ben.context
+    ben.close()  # Ben closes the tab on his turn
+    ann.wait_for_selector("#log li.ev-timeout", timeout=15000)
+    assert "Ben ran out of time" in ann.inner_text("#log")
+    ann.wait_for_selector(".player[data-seat='1'] .badges:has-text('bot plays for now')")
+    back = context.new_page()
+    back.set_default_timeout(20000)
+    back.on("pageerror", lambda e: errors.append(str(e)))
+    back.goto(link)
+    back.wait_for_selector(".hand .card")
+    assert back.evaluate(STATE)["seat"] == 1
+    ann.wait_for_function("() => !window.yanivState.table.seats[1].stand_in")
+    assert not errors, errors
+
+
+def test_the_lobby_lists_a_table_and_a_second_browser_joins_from_it(server: Server, browser: Any) -> None:
+    errors: list[str] = []
+    ann = new_page(browser, errors, viewport={"width": 1280, "height": 800}, locale="en-GB")
+    ann.goto(server.url + "/")
+    ann.fill("#name", "Ann")
+    ann.fill("#players", "3")
+    ann.fill("#computers", "0")
+    ann.check("#public")
+    ann.click("#create-btn")
+    ann.wait_for_selector("#lobby")
+    table = ann.input_value("#invite").rsplit("/", 1)[1]
+    assert "listed in the open tables" in ann.inner_text("#lobby")
+    ben = new_page(browser, errors, viewport={"width": 390, "height": 844}, is_mobile=True, locale="es-ES")
+    ben.goto(server.url + "/lobby")
+    ben.fill("#lobby-name", "Ben")
+    ben.wait_for_selector(f".open-table[data-table='{table}']")
+    assert "1 de 3" not in ben.inner_text(f".open-table[data-table='{table}']")  # two of three are free
+    assert "2 de 3 asientos libres" in ben.inner_text(f".open-table[data-table='{table}']")
+    ben.click(f".sit-btn[data-table='{table}']")
+    ben.wait_for_selector("#lobby")
+    assert ben.evaluate("() => window.yanivState.seat") == 1
+    ann.wait_for_selector(".seats li:has-text('Ben')")
+    # the host's seat controls: a computer on the free seat, then off again; Ben sent away
+    ann.click("[data-add-bot='2']")
+    ann.wait_for_selector("[data-remove-bot='2']")
+    ann.click("[data-remove-bot='2']")
+    ann.wait_for_selector("[data-add-bot='2']")
+    ann.click("[data-kick='1']")
+    ben.wait_for_selector("#bye")
+    ann.wait_for_selector("[data-add-bot='1']")
+    assert not errors, errors

@@ -11,7 +11,7 @@ pytest.importorskip("fastapi")
 
 from fastapi.testclient import TestClient
 
-from yaniv.web import create_app
+from yaniv.web import WebConfig, create_app
 
 from .helpers import Player
 
@@ -50,9 +50,32 @@ class Site:
     def table(self, table_id: str) -> Any:
         return self.hub.tables[table_id]
 
+    def tick(self, seconds: float) -> None:
+        """Move the fake clock on and let every room look at its timers."""
+        clock = self.clock
+        assert clock is not None, "this site runs on the real clock"
+        clock.now += seconds
+        self.client.portal.call(self.hub.tick)  # type: ignore[union-attr]
+
+    clock: FakeClock | None = None
+
+
+class FakeClock:
+    """A clock that moves only when told (the hub's and the turn clocks' time)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
 
 def db_url(path: Path) -> str:
     return f"sqlite+aiosqlite:///{path}"
+
+
+FAST = WebConfig(message_rate=0, sync_rate=0, tables_per_client=0)
+"""Scripted clients play at machine speed: no rate limits (the limit tests set their own)."""
 
 
 @pytest.fixture
@@ -61,8 +84,21 @@ def db(tmp_path: Path) -> str:
 
 
 @pytest.fixture
+def clocked(db: str) -> Iterator[Site]:
+    """A site whose rooms' timers and turn clocks run on a :class:`FakeClock`."""
+    clock = FakeClock()
+    app = create_app(db, bot_delay=0, round_pause=None, config=FAST, clock=clock)
+    with ExitStack() as stack:
+        s = Site(stack.enter_context(TestClient(app)), stack)
+        s.clock = clock
+        yield s
+        for p in s.players:
+            p.close()
+
+
+@pytest.fixture
 def site(db: str) -> Iterator[Site]:
-    app = create_app(db, bot_delay=0, round_pause=None)
+    app = create_app(db, bot_delay=0, round_pause=None, config=FAST)
     with ExitStack() as stack:
         client = stack.enter_context(TestClient(app))
         s = Site(client, stack)

@@ -24,10 +24,19 @@ def free_port() -> int:
 class Server:
     """``yaniv serve --host 127.0.0.1 --port PORT --db FILE`` started and stopped on demand."""
 
-    def __init__(self, db: Path, port: int | None = None, *extra: str) -> None:
+    def __init__(
+        self,
+        db: Path,
+        port: int | None = None,
+        *extra: str,
+        env: dict[str, str] | None = None,
+        db_arg: str | None = None,
+    ) -> None:
         self.db = db
+        self.db_arg = db_arg or str(db)
         self.port = port or free_port()
         self.extra = list(extra)
+        self.env = env or {}
         self.proc: subprocess.Popen[bytes] | None = None
         self.log = db.with_suffix(".log")
 
@@ -41,8 +50,8 @@ class Server:
 
     def start(self) -> Server:
         args = [sys.executable, "-m", "yaniv.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port)]
-        args += ["--db", str(self.db), "--bot-delay", "0", "--log-level", "warning", *self.extra]
-        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        args += ["--db", self.db_arg, "--bot-delay", "0", "--log-level", "warning", *self.extra]
+        env = dict(os.environ, PYTHONUNBUFFERED="1", **self.env)
         with self.log.open("ab") as log:
             self.proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, env=env)
         end = time.monotonic() + 30
@@ -79,13 +88,17 @@ class Server:
         return data
 
 
+FAST_ENV = {"YANIV_WEB_MESSAGE_RATE": "0", "YANIV_WEB_SYNC_RATE": "0", "YANIV_WEB_TABLES_PER_CLIENT": "0"}
+"""A real server for scripted clients that play at machine speed (no rate limits)."""
+
+
 class SyncWs:
     """The websockets sync client shaped like Starlette's test session."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, **options: Any) -> None:
         from websockets.sync.client import connect
 
-        self.conn = connect(url, open_timeout=10, max_size=2**22).__enter__()
+        self.conn = connect(url, open_timeout=10, max_size=2**22, **options).__enter__()
 
     def receive_text(self) -> str:
         data = self.conn.recv()

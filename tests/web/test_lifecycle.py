@@ -14,13 +14,13 @@ from fastapi.testclient import TestClient
 
 from yaniv.web import create_app
 
-from .conftest import Site, db_url
+from .conftest import FAST, Site, db_url
 from .helpers import play_until
 
 
 @pytest.fixture
 def quick_site(tmp_path: Path) -> Iterator[Site]:
-    app = create_app(db_url(tmp_path / "q.db"), bot_delay=0, round_pause=0.3, unload_after=0.3)
+    app = create_app(db_url(tmp_path / "q.db"), bot_delay=0, round_pause=0.3, unload_after=0.3, config=FAST)
     with ExitStack() as stack:
         s = Site(stack.enter_context(TestClient(app)), stack)
         yield s

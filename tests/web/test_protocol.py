@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from yaniv.web import create_app
 from yaniv.web.protocol import MAX_MESSAGE, parse_message
 
-from .conftest import Site, db_url
+from .conftest import FAST, Site, db_url
 from .helpers import Player, game_over, play_until
 
 
@@ -227,7 +227,7 @@ def test_parse_message_directly() -> None:
 
 def test_tables_survive_an_app_restart(tmp_path: Path) -> None:
     url = db_url(tmp_path / "y.db")
-    with TestClient(create_app(url, bot_delay=0, round_pause=None)) as client:
+    with TestClient(create_app(url, bot_delay=0, round_pause=None, config=FAST)) as client:
         made = client.post(
             "/api/tables", json={"name": "Ann", "players": 3, "computers": 1, "level": "easy"}
         ).json()
@@ -252,7 +252,7 @@ def test_tables_survive_an_app_restart(tmp_path: Path) -> None:
             ann.close()
             bob.close()
     with (
-        TestClient(create_app(url, bot_delay=0, round_pause=None)) as client,
+        TestClient(create_app(url, bot_delay=0, round_pause=None, config=FAST)) as client,
         client.websocket_connect(f"/ws/{made['table']}") as w1,
         client.websocket_connect(f"/ws/{made['table']}") as w2,
     ):

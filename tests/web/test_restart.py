@@ -11,7 +11,7 @@ import httpx
 from yaniv.record import check
 
 from .helpers import Player, game_over, play_until
-from .server import Server, SyncWs
+from .server import FAST_ENV, Server, SyncWs
 
 
 def connect(server: Server, table: str, token: str) -> Player:
@@ -21,7 +21,7 @@ def connect(server: Server, table: str, token: str) -> Player:
 
 
 def test_kill_and_restart_loses_nothing(tmp_path: Path) -> None:
-    server = Server(tmp_path / "yaniv.db").start()
+    server = Server(tmp_path / "yaniv.db", env=FAST_ENV).start()
     try:
         made = server.post(
             "/api/tables",

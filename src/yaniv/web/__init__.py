@@ -3,13 +3,17 @@
 ``yaniv serve`` runs it (:func:`serve`); :func:`~yaniv.web.app.create_app` builds the
 ASGI app for tests or another server. The protocol is in docs/protocol.md. Needs the
 ``web`` extra (``pip install 'yaniv[web]'``); the core never imports this package.
+
+The limits and timers (:class:`~yaniv.web.config.WebConfig`) come from the environment
+(``YANIV_WEB_*``) when :func:`serve` is not given a config.
 """
 
 from __future__ import annotations
 
 from .app import create_app, default_db_url
+from .config import WebConfig
 
-__all__ = ["WS_MAX_SIZE", "create_app", "default_db_url", "serve"]
+__all__ = ["WS_MAX_SIZE", "WebConfig", "create_app", "default_db_url", "serve"]
 
 WS_MAX_SIZE = 1024 * 1024
 """Websocket frames above this many bytes are refused by uvicorn itself (close code 1009);
@@ -24,20 +28,38 @@ def serve(
     bot_delay: float = 0.8,
     round_pause: float | None = 30.0,
     log_level: str = "info",
+    config: WebConfig | None = None,
 ) -> None:
-    """Run the server until interrupted (uvicorn, one process)."""
+    """Run the server until interrupted (uvicorn, one process).
+
+    *config* defaults to :meth:`WebConfig.from_env`. Requests have its
+    ``request_timeout`` to arrive (slowloris: :func:`~yaniv.web.guard.guarded_h11`),
+    idle keep-alive connections its ``keep_alive``, request heads its ``max_header_bytes``.
+    """
+    import gc
     import sys
 
     import uvicorn
 
+    from .guard import guarded_h11
+
+    config = config or WebConfig.from_env()
     # the database driver runs in its own thread: hand the interpreter lock over quickly
     sys.setswitchinterval(0.0005)
-    app = create_app(db_url, bot_delay=bot_delay, round_pause=round_pause)
+    app = create_app(db_url, bot_delay=bot_delay, round_pause=round_pause, config=config)
+    # what is loaded now (the code, the rules, the bots' tables) lives as long as the process:
+    # keep it out of the collector's full passes, which a crowd of new connections would
+    # otherwise make stop every table for a few hundred milliseconds (bench/web_attack.py)
+    gc.collect()
+    gc.freeze()
     uvicorn.run(
         app,
         host=host,
         port=port,
         log_level=log_level,
+        http=guarded_h11(config.request_timeout),
+        timeout_keep_alive=max(1, round(config.keep_alive)),
+        h11_max_incomplete_event_size=config.max_header_bytes,
         ws="websockets-sansio",
         ws_max_size=WS_MAX_SIZE,
         ws_per_message_deflate=False,  # the messages are small: compressing them costs more CPU than it saves

@@ -1,15 +1,23 @@
-"""The FastAPI application: REST for making and joining tables, a websocket per seat.
+"""The FastAPI application: REST for making, finding and joining tables, a websocket per seat.
 
 Routes (the OpenAPI schema is at ``/openapi.json``, the docs at ``/docs``):
 
-=========================  ==============================================================
-``GET /``, ``GET /t/{id}``  the browser app (``static/index.html``; ``/t/{id}`` is an invite link)
-``GET /api/presets``       the rule presets with their knobs and plain-words description
-``POST /api/tables``       make a table; the host's seat and token come back
-``GET /api/tables/{id}``   a table's public info (seats, rules, status)
+=============================  ==============================================================
+``GET /``, ``GET /t/{id}``     the browser app (``static/index.html``; ``/t/{id}`` is an invite link)
+``GET /lobby``                 the browser app's list of open public tables
+``GET /api/presets``           the rule presets with their knobs and plain-words description
+``GET /api/lobby``             the public tables waiting for players
+``POST /api/tables``           make a table; the host's seat and token come back
+``POST /api/quick``            quick match: a seat at an open public table with these rules (or a new one)
+``GET /api/tables/{id}``       a table's public info (seats, rules, status)
 ``POST /api/tables/{id}/join``  sit down at a table in its lobby; a seat and token come back
-``WS /ws/{id}``            play or watch (docs/protocol.md)
-=========================  ==============================================================
+``WS /ws/{id}``                play or watch (docs/protocol.md)
+=============================  ==============================================================
+
+Every response carries the page's Content-Security-Policy; request bodies over the
+limit get 413 unread (:mod:`yaniv.web.guard`); websockets from another site's page
+are refused (the ``Origin`` check); each client address has a bounded number of
+websockets and of new tables (:class:`~yaniv.web.config.WebConfig`).
 """
 
 from __future__ import annotations
@@ -20,30 +28,35 @@ import json
 import logging
 import os
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
-from fastapi import FastAPI, HTTPException, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse
+from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi.encoders import jsonable_encoder
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 from ..bots import LEVELS
 from ..errors import RulesError
 from ..rules import PRESETS
+from .client import Client
+from .config import WebConfig
+from .guard import BodyLimit, SecurityHeaders
 from .hub import Hub
 from .protocol import ProtocolError, error, parse_message
 from .room import Room
 from .seats import DEFAULT_LEVEL, TableSettings
-from .store import Store
+from .store import Store, async_url
+from .text import check_strings
 
-__all__ = ["MAX_QUEUE", "Client", "create_app", "default_db_url"]
+__all__ = ["Client", "create_app", "default_db_url", "origin_allowed"]
 
 log = logging.getLogger("yaniv.web")
 STATIC = Path(__file__).parent / "static"
-MAX_QUEUE = 2000
-"""Messages waiting for one slow connection before the server drops it (it can reconnect)."""
 
 
 def default_db_url(environ: dict[str, str] | None = None) -> str:
@@ -54,8 +67,45 @@ def default_db_url(environ: dict[str, str] | None = None) -> str:
     return f"sqlite+aiosqlite:///{root / 'yaniv' / 'yaniv.db'}"
 
 
-class CreateTable(BaseModel):
-    """A new table: the rule set, seats, computer players, and the host's name."""
+def _db_url(url: str) -> str:
+    """*url* for the async store: a file name becomes a SQLite URL, plain URLs get their async driver."""
+    if "://" not in url:
+        url = f"sqlite+aiosqlite:///{Path(url).resolve()}"
+    url = async_url(url)
+    if url.startswith("sqlite+aiosqlite:///") and ":memory:" not in url:
+        Path(url.removeprefix("sqlite+aiosqlite:///")).parent.mkdir(parents=True, exist_ok=True)
+    return url
+
+
+def origin_allowed(origin: str | None, host: str | None, allowed: tuple[str, ...]) -> bool:
+    """Whether a websocket opened by a page of *origin* may talk to the server at *host*.
+
+    No ``Origin`` (a program, not a browser) is allowed; a browser's must name the served
+    host itself or one of *allowed* (``*``: any).
+
+    >>> origin_allowed("http://example.org:8000", "example.org:8000", ())
+    True
+    >>> origin_allowed("https://evil.example", "example.org:8000", ())
+    False
+    """
+    if origin is None or "*" in allowed:
+        return True
+    netloc = urlsplit(origin).netloc.lower()
+    return bool(netloc) and (netloc == (host or "").lower() or netloc in {a.lower() for a in allowed})
+
+
+class _Checked(BaseModel):
+    """A request body whose every string is well-formed Unicode of bounded length."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _well_formed(cls, data: Any) -> Any:
+        check_strings(data, "the request", limit=2000)
+        return data
+
+
+class CreateTable(_Checked):
+    """A new table: the rule set, seats, computer players, the clock, and the host's name."""
 
     name: str = Field(description="the host's name (1-24 characters)", examples=["Ann"])
     rules: str | dict[str, Any] = Field(
@@ -67,9 +117,27 @@ class CreateTable(BaseModel):
     players: int = Field(default=3, description="seats at the table, 2-8 within the rules' limits")
     computers: int = Field(default=0, description="how many seats computer players take (the last ones)")
     level: str = Field(default=DEFAULT_LEVEL, description=f"computer players' level: {', '.join(LEVELS)}")
+    turn_seconds: float | None = Field(
+        default=None,
+        description="seconds per decision before a stand-in bot plays it; 0: no clock "
+        "(default: 45 on a public table, none on a private one)",
+    )
+    stand_in: str | None = Field(default=None, description="the stand-in bot's level (default: level)")
+    public: bool = Field(default=False, description="list the table in the lobby while it waits for players")
 
 
-class JoinTable(BaseModel):
+class QuickMatch(_Checked):
+    """A seat at any open public table with these rules (and seat count), or a new public table."""
+
+    name: str = Field(description="the player's name (1-24 characters)", examples=["Ben"])
+    rules: str | dict[str, Any] = Field(default="standard", description="a preset, a game string or rules")
+    overrides: dict[str, Any] | None = Field(default=None, description="knob: value changes to the rules")
+    players: int = Field(default=4, description="seats at the table")
+    level: str = Field(default=DEFAULT_LEVEL, description="computer level if the table is new")
+    turn_seconds: float | None = Field(default=None, description="the clock if the table is new")
+
+
+class JoinTable(_Checked):
     """A person sitting down."""
 
     name: str = Field(description="the player's name (1-24 characters)", examples=["Ben"])
@@ -82,52 +150,40 @@ class SeatTicket(BaseModel):
     seat: int
     token: str
     invite: str = Field(description="the path of the invite link to share")
+    resume: str = Field(
+        description="your personal link back to this seat (from any device: keep it to yourself)"
+    )
+    created: bool | None = Field(default=None, description="quick match: whether the table is new")
 
 
-class Client:
-    """One websocket connection, with a send queue drained by its own task.
+def _ticket(room: Room, seat: int, token: str, created: bool | None = None) -> SeatTicket:
+    # the token rides in the fragment: browsers never send it to a server nor in a Referer
+    return SeatTicket(
+        table=room.id,
+        seat=seat,
+        token=token,
+        invite=f"/t/{room.id}",
+        resume=f"/t/{room.id}#seat={token}",
+        created=created,
+    )
 
-    A slow client never holds up a table: past :data:`MAX_QUEUE` waiting messages it is
-    dropped (and may reconnect).
-    """
 
-    def __init__(self, websocket: WebSocket) -> None:
-        """Wrap an accepted websocket."""
-        self.ws = websocket
-        self.seat: int | None = None
-        self.joined = False
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
-        self.closed = False
-        self.writer = asyncio.get_running_loop().create_task(self._write())
+class _AsciiJSON(JSONResponse):
+    """JSON with every non-ASCII character escaped: a lone surrogate in an error cannot break it."""
 
-    def send(self, message: dict[str, Any] | str) -> None:
-        """Queue a message; a client that stops reading is dropped (it may reconnect)."""
-        if self.closed:
-            return
-        if self.queue.qsize() >= MAX_QUEUE:
-            self.closed = True
-            self.queue.put_nowait(None)
-            return
-        self.queue.put_nowait(message if isinstance(message, str) else json.dumps(message))
+    def render(self, content: Any) -> bytes:
+        return json.dumps(content, ensure_ascii=True, separators=(",", ":")).encode("ascii")
 
-    async def _write(self) -> None:
-        try:
-            while True:
-                text = await self.queue.get()
-                if text is None:
-                    with contextlib.suppress(Exception):
-                        await self.ws.close(code=1008, reason="too slow")
-                    return
-                await self.ws.send_text(text)
-        except Exception:
-            self.closed = True
 
-    async def close(self) -> None:
-        """Stop writing: the connection has gone."""
-        self.closed = True
-        self.writer.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await self.writer
+async def _invalid(request: Request, exc: Exception) -> JSONResponse:
+    """422 naming what is wrong, without echoing the input (which may be large, or not even Unicode)."""
+    assert isinstance(exc, RequestValidationError)
+    errors = [{k: v for k, v in e.items() if k in ("type", "loc", "msg")} for e in exc.errors()]
+    return _AsciiJSON({"detail": jsonable_encoder(errors)}, status_code=422)
+
+
+def _address(scope_client: Any) -> str:
+    return str(scope_client.host) if scope_client is not None else "?"
 
 
 def create_app(
@@ -136,19 +192,30 @@ def create_app(
     bot_delay: float = 0.8,
     round_pause: float | None = 30.0,
     unload_after: float | None = 600.0,
+    config: WebConfig | None = None,
+    clock: Callable[[], float] = time.monotonic,
 ) -> FastAPI:
     """The web app on the database at *db_url* (default: :func:`default_db_url`).
 
-    *bot_delay*: seconds a computer player waits before acting (0 in tests);
-    *round_pause*: seconds after a round's end before the next deal even if not everyone
-    present has pressed "next round" (``None``: wait for everyone); *unload_after*:
-    seconds after its last websocket closes that a table leaves memory (it stays stored).
+    *db_url* is a SQLAlchemy URL (``sqlite:///file.db``; plain URLs get their async
+    driver) or a file name. *bot_delay*: seconds a computer player waits before acting
+    (0 in tests); *round_pause*: seconds after a round's end before the next deal even
+    if not everyone present has pressed "next round" (``None``: wait for everyone);
+    *unload_after*: seconds after its last websocket closes that a table leaves memory
+    (it stays stored). *config*: the limits and timers (default :class:`WebConfig`);
+    *clock*: the time of the tables' timers and turn clocks (a fake one in tests).
     """
-    url = db_url or default_db_url()
-    if url.startswith("sqlite+aiosqlite:///") and ":memory:" not in url:
-        Path(url.removeprefix("sqlite+aiosqlite:///")).parent.mkdir(parents=True, exist_ok=True)
-    store = Store(url)
-    hub = Hub(store, bot_delay=bot_delay, round_pause=round_pause, unload_after=unload_after)
+    config = (config or WebConfig()).checked()
+    store = Store(_db_url(db_url or default_db_url()), durable=config.durable)
+    hub = Hub(
+        store,
+        bot_delay=bot_delay,
+        round_pause=round_pause,
+        unload_after=unload_after,
+        config=config,
+        clock=clock,
+    )
+    sockets: dict[str, int] = {}
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -167,14 +234,25 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.hub = hub
+    app.state.config = config
+    app.add_exception_handler(RequestValidationError, _invalid)
+    app.add_middleware(BodyLimit, limit=config.body_limit)
+    app.add_middleware(SecurityHeaders)
+
+    def page() -> FileResponse:
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
     @app.get("/", include_in_schema=False)
     async def index() -> FileResponse:
-        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+        return page()
+
+    @app.get("/lobby", include_in_schema=False)
+    async def lobby_page() -> FileResponse:
+        return page()
 
     @app.get("/t/{table_id}", include_in_schema=False)
     async def invite(table_id: str) -> FileResponse:
-        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+        return page()
 
     @app.get("/api/presets", summary="The rule presets")
     async def presets() -> list[dict[str, Any]]:
@@ -190,17 +268,51 @@ def create_app(
             for name, rules in PRESETS.items()
         ]
 
+    @app.get("/api/lobby", summary="Public tables waiting for players")
+    async def lobby() -> list[dict[str, Any]]:
+        """The public tables in their lobby with a free seat: id, rules in words, seats free, clock."""
+        return hub.lobby()
+
+    def settings_of(body: CreateTable | QuickMatch, computers: int, public: bool) -> TableSettings:
+        turn = body.turn_seconds
+        if turn is None:
+            turn = config.turn_seconds_public if public else config.turn_seconds_private
+        return TableSettings.make(
+            body.rules,
+            body.overrides,
+            body.players,
+            computers,
+            body.level,
+            turn_seconds=turn,
+            stand_in=getattr(body, "stand_in", None),
+            public=public,
+            max_turn_seconds=config.max_turn_seconds,
+        )
+
     @app.post("/api/tables", summary="Make a table", status_code=201)
-    async def create_table(body: CreateTable) -> SeatTicket:
+    async def create_table(body: CreateTable, request: Request) -> SeatTicket:
         """Make a table with the host on seat 0; computer players take the last seats."""
         try:
-            settings = TableSettings.make(
-                body.rules, body.overrides, body.players, body.computers, body.level
-            )
+            settings = settings_of(body, body.computers, body.public)
+            hub.allow_table(_address(request.client))
             table, seat, token = await hub.create(settings, body.name)
+        except PermissionError as e:
+            raise HTTPException(429, str(e)) from None
         except (RulesError, ValueError) as e:
             raise HTTPException(422, str(e)) from None
-        return SeatTicket(table=table.id, seat=seat, token=token, invite=f"/t/{table.id}")
+        return _ticket(table, seat, token)
+
+    @app.post("/api/quick", summary="Quick match")
+    async def quick(body: QuickMatch, request: Request) -> SeatTicket:
+        """A seat at an open public table with these rules and seats; a new public table if none."""
+        try:
+            settings = settings_of(body, 0, True)
+            room, seat, token, created = await hub.quick(settings, body.name, _address(request.client))
+        except PermissionError as e:
+            raise HTTPException(429, str(e)) from None
+        except (RulesError, ValueError) as e:
+            raise HTTPException(422, str(e)) from None
+        return _ticket(room, seat, token, created)
 
     @app.get("/api/tables/{table_id}", summary="A table's public info")
     async def get_table(table_id: str) -> dict[str, Any]:
@@ -219,11 +331,31 @@ def create_app(
             raise HTTPException(404, str(e)) from None
         except ValueError as e:
             raise HTTPException(409, str(e)) from None
-        return SeatTicket(table=table.id, seat=seat, token=token, invite=f"/t/{table.id}")
+        return _ticket(table, seat, token)
 
     @app.websocket("/ws/{table_id}")
     async def play(websocket: WebSocket, table_id: str) -> None:
-        await websocket.accept()
+        if not origin_allowed(
+            websocket.headers.get("origin"), websocket.headers.get("host"), config.allowed_origins
+        ):
+            await websocket.close(code=4403, reason="a page of another site may not open this table")
+            return
+        address = _address(websocket.client)
+        if config.sockets_per_client and sockets.get(address, 0) >= config.sockets_per_client:
+            await websocket.close(code=4429, reason="too many connections from this address")
+            return
+        sockets[address] = sockets.get(address, 0) + 1
+        try:
+            await websocket.accept()
+            await _play(websocket, table_id, address)
+        finally:
+            left = sockets[address] - 1
+            if left:
+                sockets[address] = left
+            else:
+                del sockets[address]
+
+    async def _play(websocket: WebSocket, table_id: str, address: str) -> None:
         try:
             table = await hub.get(table_id)
         except Exception:
@@ -235,13 +367,17 @@ def create_app(
             )
             await websocket.close(code=4404)
             return
-        client = Client(websocket)
+        client = Client(websocket, config, address)
         table.sockets += 1  # no await since hub.get: the table cannot be unloaded in between
+        timer = asyncio.get_running_loop().call_later(config.hello_timeout or 1e9, _no_hello, client)
         try:
             await serve_client(table, client)
         finally:
+            if client.dropped:
+                log.warning("table %s: dropped a connection from %s: %s", table.id, address, client.dropped)
+            timer.cancel()
             table.sockets -= 1
-            table.idle_since = time.monotonic()
+            table.idle_since = hub.now()
             table.detach(client)
             await client.close()
 
@@ -249,21 +385,45 @@ def create_app(
     return app
 
 
+def _no_hello(client: Client) -> None:
+    if not client.joined:
+        client.end(1008, "no hello", error("no_hello", "say hello within a few seconds of connecting"))
+
+
 async def serve_client(table: Room, client: Client) -> None:
-    """Read a client's messages until it goes; every bad one gets an error, nothing more."""
-    ws = client.ws
-    while True:
+    """Read a client's messages until it goes; every bad one gets an error, too many a close."""
+    config = client.config
+    while not client.closed:
         try:
-            frame = await ws.receive()
+            frame = await client.receive()
         except (WebSocketDisconnect, RuntimeError):
             return
-        if frame["type"] == "websocket.disconnect":
+        if frame is None or frame["type"] == "websocket.disconnect":
+            return
+        if not client.messages.take():
+            _rate_limited(client, config)
             return
         try:
             msg = parse_message(frame.get("text"))
+            if msg["type"] in ("hello", "sync") and not client.syncs.take():
+                _rate_limited(client, config)
+                return
             await table.handle(client, msg)
         except ProtocolError as e:
             client.send(error(e.code, e.message, e.msg_id))
         except Exception:
             log.exception("table %s: a message failed", table.id)
             client.send(error("server_error", "the server could not handle that message; nothing changed"))
+
+
+def _rate_limited(client: Client, config: WebConfig) -> None:
+    log.info("closing a connection from %s: too many messages", client.address)
+    client.end(
+        1008,
+        "too many messages",
+        error(
+            "rate_limited",
+            f"too many messages: at most {config.message_rate:g} a second ({config.sync_rate:g} for "
+            "hello and sync); this connection closes now — reconnect and slow down",
+        ),
+    )

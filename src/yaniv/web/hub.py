@@ -3,25 +3,35 @@
 A stored table comes back with its game rebuilt from its record lines
 (:func:`yaniv.record.replay`) and resumed, its seats and tokens from its meta, and the
 action ids already taken, so a restart loses nothing and a resent action still counts
-once. Rooms nobody has had open for a while leave memory (they stay stored).
+once. Rooms nobody has had open for a while leave memory (they stay stored); tables
+untouched for their retention (:class:`~yaniv.web.config.WebConfig`) leave the store.
+
+The hub also keeps what spans tables: the public lobby (:meth:`Hub.lobby`, quick match
+:meth:`Hub.quick`) and how many tables each client address has made lately
+(:meth:`Hub.allow_table`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import logging
 import re
 import secrets
 import time
+from collections import deque
+from collections.abc import Callable
 from typing import Any
 
 from ..errors import RecordError, YanivError
 from ..record import read_record, replay
+from .config import WebConfig
 from .room import Room
-from .seats import Seat, TableSettings, clean_name, hash_token
+from .seats import Seat, TableSettings, hash_token
 from .store import Store
+from .text import clean_name, name_clash
 
 __all__ = ["TABLE_ID", "Hub"]
 
@@ -41,6 +51,8 @@ class Hub:
         bot_delay: float = 0.8,
         round_pause: float | None = None,
         unload_after: float | None = 600.0,
+        config: WebConfig | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         """Rooms persisted in *store*.
 
@@ -48,19 +60,35 @@ class Hub:
         present is ready, or *round_pause* seconds after a round ends (``None``: no limit).
         A room nobody has had open for *unload_after* seconds leaves memory (it stays
         stored and comes back on its next use); ``None`` keeps every room loaded.
+        *config*: the limits and timers; *clock*: the time of every room's timers and turn
+        clocks (a fake one in tests: after moving it on, :meth:`tick`).
         """
         self.store = store
         self.bot_delay = bot_delay
         self.round_pause = round_pause
         self.unload_after = unload_after
+        self.config = config or WebConfig()
+        self.now = clock
         self.tables: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
-        self._sweeper: asyncio.Task[None] | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+        self._made: dict[str, deque[float]] = {}
+        self._lobby: tuple[float, list[dict[str, Any]]] | None = None
 
     def start(self) -> None:
-        """Start unloading idle rooms (call from the running event loop)."""
-        if self.unload_after is not None and self._sweeper is None:
-            self._sweeper = asyncio.get_running_loop().create_task(self._sweep_loop(self.unload_after))
+        """Start unloading idle rooms and pruning the store (call from the running event loop)."""
+        if self._tasks:
+            return
+        loop = asyncio.get_running_loop()
+        if self.unload_after is not None:
+            self._tasks.append(loop.create_task(self._sweep_loop(self.unload_after)))
+        if self.config.prune_every > 0:
+            self._tasks.append(loop.create_task(self._prune_loop(self.config.prune_every)))
+
+    def tick(self) -> None:
+        """Wake every room's task to look at its timers again (the clock moved on)."""
+        for room in list(self.tables.values()):
+            room.kick()
 
     async def _sweep_loop(self, idle: float) -> None:
         while True:
@@ -70,9 +98,41 @@ class Hub:
             except Exception:
                 log.exception("unloading idle tables failed")
 
+    async def _prune_loop(self, every: float) -> None:
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await self.prune()
+            except Exception:
+                log.exception("pruning old tables failed")
+
+    async def prune(self) -> list[str]:
+        """Delete from the store the tables past their retention (never one open now); their ids."""
+        config = self.config
+        older = {
+            status: age
+            for status, age in (
+                ("lobby", config.lobby_retention),
+                ("playing", config.abandoned_retention),
+                ("over", config.finished_retention),
+            )
+            if age > 0
+        }
+        if not older:
+            return []
+        keep = {table_id for table_id, room in self.tables.items() if room.sockets}
+        gone = await self.store.prune(older, keep)
+        for table_id in gone:
+            room = self.tables.pop(table_id, None)
+            if room is not None:
+                await room.close()
+        if gone:
+            log.info("pruned %d old tables", len(gone))
+        return gone
+
     async def sweep(self, idle: float) -> list[str]:
         """Unload the rooms nobody has had open for *idle* seconds; returns their ids."""
-        now = time.monotonic()
+        now = self.now()
         gone = []
         for table_id, room in list(self.tables.items()):
             if room.sockets == 0 and now - room.idle_since >= idle and not room.lock.locked():
@@ -80,6 +140,25 @@ class Hub:
                 await room.close()
                 gone.append(table_id)
         return gone
+
+    def allow_table(self, client: str) -> None:
+        """Count a table made by the address *client*; ``PermissionError`` if it has made its share."""
+        limit, window = self.config.tables_per_client, self.config.tables_window
+        if not limit:
+            return
+        now = self.now()
+        made = self._made.setdefault(client, deque())
+        while made and made[0] <= now - window:
+            made.popleft()
+        if len(made) >= limit:
+            wait = int(made[0] + window - now) + 1
+            raise PermissionError(
+                f"this address has made {limit} tables in the last {window / 60:g} minutes; "
+                f"try again in {wait} seconds or join a table from the lobby"
+            )
+        made.append(now)
+        if len(self._made) > 10_000:  # forget the addresses that made nothing lately
+            self._made = {k: v for k, v in self._made.items() if v and v[-1] > now - window}
 
     async def create(self, settings: TableSettings, host_name: str) -> tuple[Room, int, str]:
         """A new room with its host on seat 0: returns the room, the seat and the host's token."""
@@ -91,6 +170,8 @@ class Hub:
         room = Room(self, self._new_id(), settings, seats)
         await self.store.create_table(room.id, room.status, room.meta())
         self.tables[room.id] = room
+        self._lobby = None
+        room.kick()
         return room, 0, token
 
     async def create_rematch(self, old: Room) -> Room:
@@ -119,15 +200,80 @@ class Hub:
                 raise ValueError("the game has started: you can watch it")
             free = [i for i, s in enumerate(room.seats) if s.kind == "empty"]
             if not free:
-                raise ValueError("every seat is taken: you can watch the game")
-            if any(s.name and s.name.casefold() == clean.casefold() for s in room.seats):
-                raise ValueError(f"someone at this table is already called {clean}")
+                raise ValueError("this table is full: every seat is taken (you can watch the game)")
+            clash = name_clash(clean, [s.name for s in room.seats])
+            if clash:
+                raise ValueError(clash)
             token = secrets.token_urlsafe(24)
             seat = free[0]
-            room.seats[seat] = Seat(name=clean, token_hash=hash_token(token))
-            await self.store.save_meta(room.id, room.status, room.meta())
+            host = room.host_seat() is None  # a table whose host left: the first to sit down hosts it
+            room.seats[seat] = Seat(name=clean, token_hash=hash_token(token), host=host)
+            if host:
+                room.host_away_since = self.now()
+            room.note_full()
+            await room.save()
             room.broadcast_table()
+            room.kick()
+            self._lobby = None
         return room, seat, token
+
+    def lobby(self) -> list[dict[str, Any]]:
+        """The public tables waiting for players, newest first (cached for a second).
+
+        A table is listed while it is public, in its lobby, has a free seat, and someone
+        is connected to it (or it was made in the last ``lobby_listed`` seconds).
+        """
+        now = self.now()
+        if self._lobby is not None and now - self._lobby[0] < 1.0:
+            return self._lobby[1]
+        listed = self.config.lobby_listed
+        out: list[dict[str, Any]] = []
+        for room in self.tables.values():
+            if room.status != "lobby" or not room.settings.public or room.free_seats() == 0:
+                continue
+            if not any(s.clients for s in room.seats) and now - room.created_at > listed:
+                continue
+            rules = room.settings.rules
+            host = room.host_seat()
+            out.append(
+                {
+                    "id": room.id,
+                    "rules": str(rules),
+                    "description": rules.describe(),
+                    "players": room.settings.players,
+                    "free": room.free_seats(),
+                    "seats": [{"name": s.name, "kind": s.kind, "level": s.level} for s in room.seats],
+                    "host": room.seats[host].name if host is not None else None,
+                    "turn_seconds": room.settings.turn_seconds,
+                    "level": room.settings.level,
+                    "age": round(now - room.created_at),
+                }
+            )
+        out.sort(key=lambda t: float(t["age"]))
+        self._lobby = (now, out[:100])
+        return self._lobby[1]
+
+    async def quick(self, settings: TableSettings, name: str, client: str) -> tuple[Room, int, str, bool]:
+        """Sit *name* at an open public table with *settings*' rules (and seat count), or make one.
+
+        Returns the room, the seat, the token and whether the table is new.
+        """
+        wanted = settings.rules.to_dict()
+        self._lobby = None
+        for entry in self.lobby():
+            room = self.tables.get(entry["id"])
+            if room is None or room.settings.rules.to_dict() != wanted:
+                continue
+            if room.settings.players != settings.players:
+                continue
+            try:
+                joined, seat, token = await self.join(room.id, name)
+            except ValueError:
+                continue  # taken meanwhile, or a name that clashes there: try the next
+            return joined, seat, token, False
+        self.allow_table(client)
+        made, seat, token = await self.create(dataclasses.replace(settings, public=True), name)
+        return made, seat, token, True
 
     async def get(self, table_id: str) -> Room | None:
         """The room by id, loaded from the store if it is not in memory; ``None`` if unknown."""
@@ -197,11 +343,11 @@ class Hub:
         return room
 
     async def close(self) -> None:
-        """Stop unloading and every room's bots."""
-        if self._sweeper is not None:
-            self._sweeper.cancel()
+        """Stop unloading and pruning, and every room's task."""
+        for task in self._tasks:
+            task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
-                await self._sweeper
-            self._sweeper = None
+                await task
+        self._tasks = []
         for room in list(self.tables.values()):
             await room.close()

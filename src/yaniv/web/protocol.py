@@ -3,8 +3,10 @@
 Every message is one JSON object tagged by ``type`` (docs/protocol.md). A client
 message is checked here before a table sees it: it must be text, at most
 :data:`MAX_MESSAGE` bytes, a JSON object with a known ``type`` and exactly the fields
-that type allows, each of the right kind. Anything else raises :class:`ProtocolError`
-with a code and a message for the client; the connection and the table go on.
+that type allows, each of the right kind, and every string in it well-formed Unicode
+(a lone surrogate such as ``"\ud800"`` is refused here, before it could reach the
+database). Anything else raises :class:`ProtocolError` with a code and a message for
+the client; the connection and the table go on.
 
 >>> parse_message('{"type": "ping"}')
 {'type': 'ping'}
@@ -22,13 +24,14 @@ from typing import Any
 
 from ..actions import Action
 from ..errors import InvalidNotationError
+from .text import check_strings
 
 __all__ = ["CLIENT_TYPES", "MAX_MESSAGE", "ProtocolError", "error", "parse_message"]
 
 MAX_MESSAGE = 64 * 1024
 """The largest client message read, in bytes of UTF-8 text."""
 
-_STR, _INT, _ACTION = "text", "integer", "action"
+_STR, _INT, _ACTION, _NUM, _BOOL, _JSON = "text", "integer", "action", "number", "boolean", "json"
 
 CLIENT_TYPES: dict[str, dict[str, tuple[str, bool]]] = {
     "hello": {"token": (_STR, False), "since": (_INT, False)},
@@ -39,8 +42,24 @@ CLIENT_TYPES: dict[str, dict[str, tuple[str, bool]]] = {
     "rematch": {},
     "sync": {"since": (_INT, False)},
     "ping": {"id": (_STR, False)},
+    "leave": {},
+    "kick": {"seat": (_INT, True)},
+    "add_bot": {"seat": (_INT, True), "level": (_STR, False)},
+    "remove_bot": {"seat": (_INT, True)},
+    "settings": {
+        "rules": (_JSON, False),
+        "overrides": (_JSON, False),
+        "players": (_INT, False),
+        "level": (_STR, False),
+        "turn_seconds": (_NUM, False),
+        "stand_in": (_STR, False),
+        "public": (_BOOL, False),
+    },
 }
 """Client message types: field -> (kind, required)."""
+
+MAX_TEXT = {"id": 80, "token": 200, "level": 40, "stand_in": 40}
+"""The longest value of each text field, in characters."""
 
 
 class ProtocolError(ValueError):
@@ -79,6 +98,10 @@ def parse_message(text: str | bytes | None) -> dict[str, Any]:
         raise ProtocolError("bad_json", f"the message is not JSON: {e}") from None
     if not isinstance(data, dict):
         raise ProtocolError("bad_message", "a message is a JSON object with a 'type' field")
+    try:
+        check_strings(data, "the message", limit=MAX_MESSAGE)
+    except ValueError as e:
+        raise ProtocolError("bad_text", str(e)) from None
     kind = data.get("type")
     msg_id = data.get("id") if isinstance(data.get("id"), str) else None
     if not isinstance(kind, str):
@@ -103,10 +126,19 @@ def parse_message(text: str | bytes | None) -> dict[str, Any]:
             data.pop(key, None)
             continue
         value = data[key]
-        if want == _STR and (not isinstance(value, str) or not 1 <= len(value) <= 200):
-            raise ProtocolError("bad_field", f"field {key!r} must be text of 1 to 200 characters", msg_id)
+        longest = MAX_TEXT.get(key, 200)
+        if want == _STR and (not isinstance(value, str) or not 1 <= len(value) <= longest):
+            raise ProtocolError(
+                "bad_field", f"field {key!r} must be text of 1 to {longest} characters", msg_id
+            )
         if want == _INT and (not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 2**31):
             raise ProtocolError("bad_field", f"field {key!r} must be a whole number, 0 or more", msg_id)
+        if want == _NUM and (
+            not isinstance(value, (int, float)) or isinstance(value, bool) or not value >= 0
+        ):
+            raise ProtocolError("bad_field", f"field {key!r} must be a number, 0 or more", msg_id)
+        if want == _BOOL and not isinstance(value, bool):
+            raise ProtocolError("bad_field", f"field {key!r} must be true or false", msg_id)
         if want == _ACTION:
             if not isinstance(value, (dict, str)):
                 raise ProtocolError(
@@ -116,6 +148,4 @@ def parse_message(text: str | bytes | None) -> dict[str, Any]:
                 data["parsed"] = Action.coerce(value)
             except (InvalidNotationError, ValueError, TypeError, KeyError) as e:
                 raise ProtocolError("bad_action", f"not an action: {e}", msg_id) from None
-    if kind == "action" and len(data["id"]) > 80:
-        raise ProtocolError("bad_field", "field 'id' must be at most 80 characters", msg_id)
     return data

@@ -16,18 +16,15 @@ import asyncio
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any
 
 from ..actions import Action
 from ..bots import LEVELS, Bot, make_bot
-from ..table import Decision, Move, Table
+from ..table import Decision, Move, MoveBy, Player, Table
 from .protocol import ProtocolError
 from .seats import Seat
 
-__all__ = ["Thought", "check_level", "make_player", "play", "players_for", "think"]
-
-if TYPE_CHECKING:
-    pass
+__all__ = ["Thought", "check_level", "make_player", "play", "players_for", "think", "thinks_long"]
 
 log = logging.getLogger("yaniv.web")
 
@@ -45,6 +42,11 @@ def make_player(level: str) -> Bot:
     return make_bot(level)
 
 
+def thinks_long(bot: Any) -> bool:
+    """Whether *bot* decides slowly enough (a search, a program) to think off the event loop."""
+    return bool(getattr(bot, "thinks_long", False))
+
+
 def players_for(seats: Sequence[Seat]) -> list[Bot | None]:
     """The driver's players for *seats*: a bot wherever one plays now, ``None`` for people."""
     return [None if s.level is None else make_player(s.level) for s in seats]
@@ -59,18 +61,18 @@ class Thought:
     error: Exception | None = None
 
 
-async def think(table: Table, decision: Decision) -> Thought:
-    """Let the bot of *decision*'s seat decide on a snapshot taken now.
+async def think(table: Table, decision: Decision, player: Player | None = None) -> Thought:
+    """Let the bot of *decision*'s seat (or *player*, a stand-in) decide on a snapshot taken now.
 
     The table may go on meanwhile (a person plays, a slap): :func:`play` checks that the
     decision is still pending.
     """
     seat = decision.seat
     assert seat is not None
-    bot = table.players[seat]
-    decide = table.thinker(decision)
+    bot = table.players[seat] if player is None else player
+    decide = table.thinker(decision, player)
     try:
-        if getattr(bot, "thinks_long", False):  # a search: off the event loop
+        if thinks_long(bot):  # a search: off the event loop
             action = await asyncio.to_thread(decide)
         else:
             action = decide()
@@ -79,13 +81,14 @@ async def think(table: Table, decision: Decision) -> Thought:
     return Thought(decision, action)
 
 
-def play(table: Table, thought: Thought) -> Move:
+def play(table: Table, thought: Thought, by: MoveBy = "player") -> Move:
     """Submit *thought* at *table*; a failed, passing or illegal answer gets the table's fallback.
 
-    :class:`~yaniv.errors.IllegalActionError` if the decision is no longer pending.
+    *by*: ``"stand_in"`` for the clock's stand-in. :class:`~yaniv.errors.IllegalActionError`
+    if the decision is no longer pending.
     """
     faults = len(table.faults)
-    move = table.answer(thought.decision, thought.action, error=thought.error)
+    move = table.answer(thought.decision, thought.action, error=thought.error, by=by)
     for fault in table.faults[faults:]:
         log.warning("%s; played %s instead", fault, move.action, exc_info=thought.error)
     return move

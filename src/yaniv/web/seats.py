@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -21,6 +20,7 @@ from ..errors import RulesError
 from ..rules import Rules
 from ..session import DEFAULT_LEVEL
 from ..session import OPPONENT_NAMES as BOT_NAMES
+from .text import clean_name
 
 __all__ = [
     "BOT_NAMES",
@@ -36,23 +36,12 @@ __all__ = [
 
 # DEFAULT_LEVEL (the computer players' difficulty when none is chosen) and BOT_NAMES
 # (their names, in seat order) are the terminal game's: one table, one cast, any screen.
+# clean_name (a name checked and normalised) lives in .text beside the other text checks.
 
 
 def hash_token(token: str) -> str:
     """The stored form of a seat token (the token itself is never stored)."""
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-def clean_name(name: object) -> str:
-    """A player's name as typed, checked: 1–24 printable characters; ``ValueError`` if not."""
-    if not isinstance(name, str):
-        raise ValueError("a name is text")
-    text = " ".join(unicodedata.normalize("NFC", name).split())
-    if any(unicodedata.category(ch).startswith("C") for ch in text):
-        raise ValueError("a name may not hold control characters")
-    if not 1 <= len(text) <= 24:
-        raise ValueError("a name has 1 to 24 characters")
-    return text
 
 
 class Connection(Protocol):
@@ -63,6 +52,9 @@ class Connection(Protocol):
 
     def send(self, message: dict[str, Any] | str) -> None:
         """Queue a message (a dict, or JSON text already encoded) for the client."""
+
+    def end(self, code: int, reason: str, message: dict[str, Any] | None = None) -> None:
+        """Send *message* (if any) after what is queued, then close with *code* and *reason*."""
 
 
 @dataclass
@@ -135,12 +127,18 @@ def seat_computers(seats: Sequence[Seat], level: str) -> None:
 
 @dataclass(frozen=True)
 class TableSettings:
-    """What the host chose: the rule set, the number of seats, computer players and their level."""
+    """What the host chose: the rules, the seats, computer players, the turn clock, the lobby listing."""
 
     rules: Rules
     players: int
     computers: int = 0
     level: str = DEFAULT_LEVEL
+    turn_seconds: float = 0.0
+    """Seconds per decision of a person before the stand-in plays it (0: no clock)."""
+    stand_in: str = DEFAULT_LEVEL
+    """The level of the bot that plays for a person whose clock ran out or who has gone."""
+    public: bool = False
+    """Listed in the lobby (``GET /api/lobby``) while it waits for players."""
 
     @classmethod
     def make(
@@ -150,8 +148,16 @@ class TableSettings:
         players: int,
         computers: int,
         level: str,
+        *,
+        turn_seconds: float = 0.0,
+        stand_in: str | None = None,
+        public: bool = False,
+        max_turn_seconds: float = 3600.0,
     ) -> TableSettings:
-        """Checked settings; ``ValueError`` (or :class:`RulesError`) names what is wrong."""
+        """Checked settings; ``ValueError`` (or :class:`RulesError`) names what is wrong.
+
+        *stand_in* defaults to *level*.
+        """
         base = Rules.from_spec(rules)
         if overrides:
             if not isinstance(overrides, dict):
@@ -169,8 +175,21 @@ class TableSettings:
         if not isinstance(computers, int) or isinstance(computers, bool) or not 0 <= computers < players:
             raise RulesError(f"computer players must be 0 to {players - 1} (one seat is yours)")
         if level not in LEVELS:
-            raise RulesError(f"unknown level {level!r}; levels are: {', '.join(LEVELS)}")
-        return cls(base, players, computers, level)
+            raise RulesError(f"unknown level {str(level)[:40]!r}; levels are: {', '.join(LEVELS)}")
+        stand_in = level if stand_in is None else stand_in
+        if stand_in not in LEVELS:
+            raise RulesError(
+                f"unknown stand-in level {str(stand_in)[:40]!r}; levels are: {', '.join(LEVELS)}"
+            )
+        number = isinstance(turn_seconds, (int, float)) and not isinstance(turn_seconds, bool)
+        if not number or not (turn_seconds == 0 or 5 <= turn_seconds <= max_turn_seconds):
+            raise RulesError(
+                f"turn_seconds must be 0 (no clock) or 5 to {max_turn_seconds:g} seconds, "
+                f"got {turn_seconds!r}"
+            )
+        if not isinstance(public, bool):
+            raise RulesError("public must be true or false")
+        return cls(base, players, computers, level, float(turn_seconds), stand_in, public)
 
     def to_meta(self) -> dict[str, Any]:
         """The stored form."""
@@ -179,9 +198,21 @@ class TableSettings:
             "players": self.players,
             "computers": self.computers,
             "level": self.level,
+            "turn_seconds": self.turn_seconds,
+            "stand_in": self.stand_in,
+            "public": self.public,
         }
 
     @classmethod
     def from_meta(cls, d: dict[str, Any]) -> TableSettings:
-        """Read the stored form."""
-        return cls(Rules.from_dict(d["rules"]), int(d["players"]), int(d["computers"]), str(d["level"]))
+        """Read the stored form (tables stored before the clock existed have none)."""
+        level = str(d["level"])
+        return cls(
+            Rules.from_dict(d["rules"]),
+            int(d["players"]),
+            int(d["computers"]),
+            level,
+            float(d.get("turn_seconds", 0.0)),
+            str(d.get("stand_in", level)),
+            bool(d.get("public", False)),
+        )

@@ -3,7 +3,8 @@
 Two tables:
 
 ``tables``
-    one row per table: its id, when it was made, and ``meta`` (JSON: the settings,
+    one row per table: its id, when it was made and last changed (``updated``, for the
+    clean-up of old tables: :meth:`Store.prune`), and ``meta`` (JSON: the settings,
     the seats with their names, bots and *hashed* seat tokens, the status).
 ``lines``
     the table's game record, one row per line (DESIGN.md §4 records: the header, then
@@ -14,8 +15,19 @@ Two tables:
 Writes go through one writer task that commits everything queued in one transaction
 (group commit): :meth:`Store.append` returns once the lines are durable, so the
 server persists every accepted action before it announces it. The default database is
-a SQLite file (WAL journal); any SQLAlchemy async URL works
-(``postgresql+psycopg://…`` for several processes, DESIGN.md §8).
+a SQLite file (WAL journal); any SQLAlchemy URL works (:func:`async_url` maps the
+plain ones, ``sqlite:///file.db``, ``postgresql://…``, to their async drivers;
+``postgresql+psycopg://…`` for several processes, DESIGN.md §8).
+
+Durability: SQLite runs with ``synchronous=NORMAL`` by default, which in WAL mode keeps
+every commit through a crash or a kill -9 of the server but may lose the last commits
+on a power cut or a crash of the machine; ``durable=True`` sets ``synchronous=FULL``,
+which keeps them through that too (each commit waits for the disk).
+
+>>> async_url("sqlite:///games.db")
+'sqlite+aiosqlite:///games.db'
+>>> async_url("postgresql://u@db/yaniv")
+'postgresql+psycopg://u@db/yaniv'
 """
 
 from __future__ import annotations
@@ -27,12 +39,50 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Float, Integer, String, Text, UniqueConstraint, event, insert, select, update
+from sqlalchemy import (
+    Float,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    delete,
+    event,
+    insert,
+    inspect,
+    select,
+    text,
+    update,
+)
+from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.exc import ArgumentError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.pool import StaticPool
 
-__all__ = ["LineRow", "Store", "StoredTable"]
+__all__ = ["LineRow", "Store", "StoredTable", "async_url"]
+
+_ASYNC_DRIVERS = {"sqlite": "aiosqlite", "postgresql": "psycopg", "mysql": "aiomysql", "mariadb": "aiomysql"}
+_SYNC_DRIVERS = {"pysqlite", "psycopg2", "pg8000", "pymysql", "mysqldb", "mysqlconnector", ""}
+
+
+def async_url(url: str) -> str:
+    """*url* with an async driver: plain SQLAlchemy URLs (``sqlite:///f.db``) get the async one.
+
+    A URL that already names an async driver, or a database this does not know, is
+    returned as it is; ``ValueError`` if *url* is not a database URL at all.
+    """
+    if "://" not in url:
+        raise ValueError(f"not a database URL: {url[:80]!r} (say sqlite:///FILE or a file name)")
+    try:
+        parsed = make_url(url)
+    except ArgumentError as e:
+        raise ValueError(f"not a database URL: {e}") from None
+    backend = "postgresql" if parsed.get_backend_name() == "postgres" else parsed.get_backend_name()
+    driver = parsed.drivername.partition("+")[2]
+    if backend in _ASYNC_DRIVERS and driver in _SYNC_DRIVERS:
+        scheme = f"{backend}+{_ASYNC_DRIVERS[backend]}"
+        return scheme + url[url.index("://") :]
+    return url
 
 
 class _Base(DeclarativeBase):
@@ -43,6 +93,7 @@ class _TableRow(_Base):
     __tablename__ = "tables"
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     created: Mapped[float] = mapped_column(Float)
+    updated: Mapped[float | None] = mapped_column(Float, nullable=True, index=True)
     status: Mapped[str] = mapped_column(String(16))
     meta: Mapped[str] = mapped_column(Text)
 
@@ -89,9 +140,15 @@ class _Job:
 class Store:
     """Async persistence of tables; open with :meth:`open`, close with :meth:`close`."""
 
-    def __init__(self, url: str) -> None:
-        """A store on the SQLAlchemy async URL *url* (``sqlite+aiosqlite:///path.db``)."""
-        self.url = url
+    def __init__(self, url: str, *, durable: bool = False) -> None:
+        """A store on the SQLAlchemy URL *url* (``sqlite:///path.db``: see :func:`async_url`).
+
+        *durable*: SQLite commits wait for the disk (``synchronous=FULL``; see the module docstring).
+        """
+        self.url = async_url(url)
+        self.durable = durable
+        self._touched: dict[str, float] = {}
+        """When each table's ``updated`` was last set (table id -> seconds since the epoch)."""
         self.engine: AsyncEngine | None = None
         self._queue: asyncio.Queue[_Job] | None = None
         self._writer: asyncio.Task[None] | None = None
@@ -105,9 +162,11 @@ class Store:
                 kwargs["poolclass"] = StaticPool
         self.engine = create_async_engine(self.url, **kwargs)
         if self.url.startswith("sqlite"):
-            event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+            sync = "FULL" if self.durable else "NORMAL"
+            event.listen(self.engine.sync_engine, "connect", lambda c, r: _sqlite_pragmas(c, sync))
         async with self.engine.begin() as conn:
             await conn.run_sync(_Base.metadata.create_all)
+            await conn.run_sync(_migrate)
         self._queue = asyncio.Queue()
         self._writer = asyncio.create_task(self._write_loop())
 
@@ -180,22 +239,38 @@ class Store:
             if job.kind == "lines"
             for r in job.payload
         ]
+        now = time.time()
+        # a table's last change is for the clean-up, counted in hours: kept to the minute, so
+        # that a move costs one statement (its lines), not two
+        stale = {
+            j.table_id for j in jobs if j.kind == "lines" and now - self._touched.get(j.table_id, 0) > 60
+        }
         async with self.engine.begin() as conn:
             for job in jobs:
                 if job.kind == "create":
                     status, meta = job.payload
                     await conn.execute(
                         insert(_TableRow).values(
-                            id=job.table_id, created=time.time(), status=status, meta=meta
+                            id=job.table_id, created=now, updated=now, status=status, meta=meta
                         )
                     )
                 elif job.kind == "meta":
                     status, meta = job.payload
                     await conn.execute(
-                        update(_TableRow).where(_TableRow.id == job.table_id).values(status=status, meta=meta)
+                        update(_TableRow)
+                        .where(_TableRow.id == job.table_id)
+                        .values(status=status, meta=meta, updated=now)
                     )
             if lines:
                 await conn.execute(insert(_LineRow), lines)
+            if stale:
+                await conn.execute(
+                    update(_TableRow).where(_TableRow.id.in_(sorted(stale))).values(updated=now)
+                )
+        for table_id in stale | {j.table_id for j in jobs if j.kind != "lines"}:
+            self._touched[table_id] = now
+        if len(self._touched) > 50_000:
+            self._touched = {k: v for k, v in self._touched.items() if now - v <= 60}
 
     # ----------------------------------------------------------------- reads
 
@@ -235,6 +310,49 @@ class Store:
         async with self.engine.connect() as conn:
             return [r.id for r in (await conn.execute(query)).all()]
 
+    async def prune(
+        self, older: dict[str, float], keep: set[str] | frozenset[str] = frozenset()
+    ) -> list[str]:
+        """Delete the tables of each status untouched for its number of seconds in *older*.
+
+        *older* maps a status (``lobby``, ``playing``, ``over``) to an age in seconds
+        (statuses not in it are kept); tables in *keep* (open now) stay. Returns the ids
+        deleted, with their record lines.
+        """
+        if self.engine is None:
+            raise RuntimeError("the store is not open")
+        now = time.time()
+        gone: list[str] = []
+        async with self.engine.begin() as conn:
+            for status, age in older.items():
+                rows = await conn.execute(
+                    select(_TableRow.id)
+                    .where(_TableRow.status == status, _TableRow.updated < now - age)
+                    .limit(500)
+                )
+                ids = [r.id for r in rows if r.id not in keep]
+                if ids:
+                    await conn.execute(delete(_LineRow).where(_LineRow.table_id.in_(ids)))
+                    await conn.execute(delete(_TableRow).where(_TableRow.id.in_(ids)))
+                    gone.extend(ids)
+        return gone
+
+    async def touch(self, table_id: str, when: float) -> None:
+        """Set a table's last change to *when* (seconds since the epoch: tests of the clean-up)."""
+        if self.engine is None:
+            raise RuntimeError("the store is not open")
+        async with self.engine.begin() as conn:
+            await conn.execute(update(_TableRow).where(_TableRow.id == table_id).values(updated=when))
+
+
+def _migrate(conn: Connection) -> None:
+    """Bring a database made by an older server up to the schema (the ``updated`` column)."""
+    columns = {c["name"] for c in inspect(conn).get_columns("tables")}
+    if "updated" not in columns:
+        conn.execute(text("ALTER TABLE tables ADD COLUMN updated FLOAT"))
+        conn.execute(text("CREATE INDEX IF NOT EXISTS ix_tables_updated ON tables (updated)"))
+    conn.execute(text("UPDATE tables SET updated = created WHERE updated IS NULL"))
+
 
 def _settle(future: asyncio.Future[None], err: BaseException | None) -> None:
     if future.done():
@@ -245,9 +363,9 @@ def _settle(future: asyncio.Future[None], err: BaseException | None) -> None:
         future.set_exception(err)
 
 
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+def _sqlite_pragmas(dbapi_connection: Any, synchronous: str) -> None:
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute(f"PRAGMA synchronous={synchronous}")
     cursor.execute("PRAGMA busy_timeout=30000")
     cursor.close()

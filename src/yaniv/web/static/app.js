@@ -6,6 +6,10 @@ const S = {
   tableId: null, seat: null, token: null, ws: null, version: 0, table: null, view: null,
   log: [], selected: new Set(), pending: new Map(), presets: [], online: false, retry: 0,
   error: null, page: "home", resuming: false,
+  form: {}, // what was typed in a form: kept through an error and a re-render
+  deadlines: [], // turn clocks: {seat, decision, until} (until: performance.now() time)
+  tableAt: 0, // when the table info arrived (its starts_in counts from then)
+  lobbyList: null, bye: null,
 };
 window.yanivState = S; // read by the browser tests
 
@@ -24,6 +28,7 @@ const el = (tag, attrs = {}, ...kids) => {
 };
 const name = (p) => (S.table && S.table.seats[p] && S.table.seats[p].name) || `P${p}`;
 const stored = (id) => JSON.parse(localStorage.getItem(`yaniv.seat.${id}`) || "null");
+const forget = (id) => localStorage.removeItem(`yaniv.seat.${id}`);
 const store = (id, seat, token) => localStorage.setItem(`yaniv.seat.${id}`, JSON.stringify({ seat, token }));
 const uid = () => (crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`);
 
@@ -44,7 +49,7 @@ function connect() {
   };
   ws.onmessage = (m) => receive(JSON.parse(m.data));
   ws.onclose = () => {
-    if (S.ws !== ws) return;
+    if (S.ws !== ws || S.bye) return;
     S.online = false;
     render();
     S.retry = Math.min(S.retry + 1, 6);
@@ -69,11 +74,18 @@ function trimLog() {
   if (last > 0) S.log = S.log.slice(last);
 }
 
+function clocks(list) {
+  const now = performance.now();
+  S.deadlines = (list || []).map((d) => ({ ...d, until: now + d.seconds * 1000 }));
+}
+
 function receive(m) {
   switch (m.type) {
     case "welcome":
       S.seat = m.seat;
       S.table = m.table;
+      S.tableAt = performance.now();
+      clocks(m.deadlines);
       if (S.resuming) S.log.push(...m.events);
       else S.log = m.events.slice();
       S.resuming = false;
@@ -83,6 +95,7 @@ function receive(m) {
       for (const msg of S.pending.values()) send(msg); // resent with the same id: idempotent
       break;
     case "update":
+      clocks(m.deadlines);
       S.log.push(...m.events);
       trimLog();
       S.view = m.view;
@@ -91,6 +104,13 @@ function receive(m) {
       break;
     case "table":
       S.table = m.table;
+      S.tableAt = performance.now();
+      break;
+    case "bye":
+      S.bye = m.reason;
+      forget(S.tableId);
+      S.token = null;
+      S.page = "bye";
       break;
     case "ack":
       S.pending.delete(m.id);
@@ -118,7 +138,19 @@ function receive(m) {
 // ------------------------------------------------------------------ pages
 
 async function route() {
+  if (location.pathname === "/lobby") {
+    S.page = "lobbyList";
+    render();
+    refreshLobby();
+    return;
+  }
   const match = location.pathname.match(/^\/t\/([A-Za-z0-9_-]+)/);
+  const resume = location.hash.match(/^#seat=([A-Za-z0-9_-]+)$/);
+  if (match && resume) {
+    // a personal resume link: keep the seat's token here, and out of the address bar
+    store(match[1], null, resume[1]);
+    history.replaceState(null, "", location.pathname);
+  }
   if (!match) {
     S.page = "home";
     const r = await fetch("/api/presets");
@@ -153,32 +185,45 @@ function header() {
     Object.entries(LANGUAGES).map(([code, label]) => el("option", { value: code, selected: code === language() }, label)));
   return el("header", {},
     el("a", { href: "/", class: "brand" }, t("title")),
+    el("a", { href: "/lobby", id: "lobby-link" }, t("openTables")),
     S.tableId ? el("span", { class: "table-id" }, t("lobby", { id: S.tableId })) : null,
     el("span", { class: "grow" }),
     S.page === "table" && !S.online ? el("span", { class: "offline", role: "status" }, t("disconnected")) : null,
     el("label", { class: "lang" }, select));
 }
 
+// A form field whose value survives a re-render (an error toast redraws the page).
+function keep(id, fallback) {
+  return S.form[id] !== undefined ? S.form[id] : fallback;
+}
+function remember(e) {
+  const f = e.target;
+  if (f.id) S.form[f.id] = f.type === "checkbox" ? f.checked : f.value;
+}
+
 function homePage() {
   const presets = S.presets;
   const field = (label, input) => el("label", { class: "field" }, el("span", {}, label), input);
-  const num = (id, value, min, max) => el("input", { id, type: "number", value, min, max });
+  const num = (id, value, min, max) => el("input", { id, type: "number", value: keep(id, value), min, max });
   const opts = (id, values, chosen) => el("select", { id },
-    values.map(([v, label]) => el("option", { value: v, selected: v === chosen }, label)));
-  const form = el("form", { id: "create", class: "panel", onsubmit: createTable },
+    values.map(([v, label]) => el("option", { value: v, selected: v === keep(id, chosen) }, label)));
+  const preset = presets.find((p) => p.name === keep("preset", "standard")) || presets[0];
+  const form = el("form", { id: "create", class: "panel", onsubmit: createTable, oninput: remember, onchange: (e) => { remember(e); if (e.target.id === "preset") render(); } },
     el("h1", {}, t("newTable")),
-    field(t("yourName"), el("input", { id: "name", required: true, maxlength: 24, value: localStorage.getItem("yaniv.name") || "", autocomplete: "nickname" })),
+    field(t("yourName"), el("input", { id: "name", required: true, maxlength: 24, value: keep("name", localStorage.getItem("yaniv.name") || ""), autocomplete: "nickname" })),
     field(t("rules"), opts("preset", presets.map((p) => [p.name, p.name]), "standard")),
-    field(t("seats"), num("players", 3, 2, 8)),
+    field(t("seats"), num("players", 3, preset ? preset.min_players : 2, preset ? preset.max_players : 8)),
     field(t("computers"), num("computers", 1, 0, 7)),
-    field(t("level"), opts("level", ["beginner", "easy", "medium", "hard", "expert"].map((l) => [l, t(l)]), "medium")),
+    field(t("level"), opts("level", LEVELS.map((l) => [l, t(l)]), "medium")),
+    field(t("clock"), el("input", { id: "turn", type: "number", min: 0, max: 3600, step: 1, value: keep("turn", ""), placeholder: t("clockHint") })),
+    el("label", { class: "field check" }, el("span", {}, t("publicTable")), el("input", { id: "public", type: "checkbox", checked: keep("public", false) })),
     field(t("threshold"), num("threshold", "", 0, 50)),
     field(t("scoreLimit"), num("limit", "", 1, 1000)),
     field(t("slap"), opts("quick", [["", "—"], ["off", t("off")], ["same_rank", t("sameRank")], ["fits_meld", t("fitsMeld")]], "")),
     field(t("jokerSwap"), opts("swap", [["", "—"], ["off", t("off")], ["as_draw", t("asDraw")], ["as_turn", t("asTurn")]], "")),
     field(t("asef"), opts("asef", [["", "—"], ["true", "✓"], ["false", t("off")]], "")),
-    el("button", { type: "submit", id: "create-btn", class: "primary" }, t("create")));
-  const preset = presets.find((p) => p.name === "standard");
+    el("button", { type: "submit", id: "create-btn", class: "primary" }, t("create")),
+    el("p", {}, el("a", { href: "/lobby", id: "to-lobby" }, t("orJoinOpen"))));
   if (preset) {
     setTimeout(() => {
       const th = document.getElementById("threshold");
@@ -190,26 +235,106 @@ function homePage() {
   return el("main", { class: "home" }, form);
 }
 
-async function createTable(e) {
-  e.preventDefault();
-  const v = (id) => document.getElementById(id).value;
+const LEVELS = ["beginner", "easy", "medium", "hard", "expert"];
+
+function overridesOf(v) {
   const overrides = {};
   if (v("threshold") !== "") overrides.yaniv_threshold = Number(v("threshold"));
   if (v("limit") !== "") overrides.score_limit = Number(v("limit"));
   if (v("quick")) overrides.quick_discard = v("quick");
   if (v("swap")) overrides.joker_swap = v("swap");
   if (v("asef")) overrides.asef = v("asef") === "true";
+  return overrides;
+}
+
+function failure(data) {
+  if (typeof data.detail === "string") return data.detail;
+  if (Array.isArray(data.detail)) return data.detail.map((d) => d.msg).join("; ");
+  return JSON.stringify(data.detail);
+}
+
+async function createTable(e) {
+  e.preventDefault();
+  const v = (id) => document.getElementById(id).value;
   localStorage.setItem("yaniv.name", v("name"));
-  const body = { name: v("name"), rules: v("preset"), overrides, players: Number(v("players")), computers: Number(v("computers")), level: v("level") };
+  const body = { name: v("name"), rules: v("preset"), overrides: overridesOf(v), players: Number(v("players")), computers: Number(v("computers")), level: v("level"), public: document.getElementById("public").checked };
+  if (v("turn") !== "") body.turn_seconds = Number(v("turn"));
   const r = await fetch("/api/tables", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
   const data = await r.json();
   if (!r.ok) {
-    S.error = typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail);
-    render();
+    showError(failure(data));
     return;
   }
   store(data.table, data.seat, data.token);
   location.assign(data.invite);
+}
+
+function showError(message) {
+  S.error = message;
+  render();
+  setTimeout(() => { if (S.error === message) { S.error = null; render(); } }, 5000);
+}
+
+// ------------------------------------------------------------------ the open tables (lobby list)
+
+async function refreshLobby() {
+  if (S.page !== "lobbyList") return;
+  try {
+    const r = await fetch("/api/lobby");
+    S.lobbyList = await r.json();
+    if (!S.presets.length) S.presets = await (await fetch("/api/presets")).json();
+  } catch {
+    S.lobbyList = S.lobbyList || [];
+  }
+  render();
+  setTimeout(refreshLobby, 3000);
+}
+
+async function sitAt(tableId) {
+  const who = (document.getElementById("lobby-name") || {}).value || "";
+  if (!who.trim()) { showError(t("nameFirst")); return; }
+  localStorage.setItem("yaniv.name", who);
+  const r = await fetch(`/api/tables/${tableId}/join`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ name: who }) });
+  const data = await r.json();
+  if (!r.ok) { showError(failure(data)); return; }
+  store(data.table, data.seat, data.token);
+  location.assign(data.invite);
+}
+
+async function quickMatch(e) {
+  e.preventDefault();
+  const who = document.getElementById("lobby-name").value;
+  if (!who.trim()) { showError(t("nameFirst")); return; }
+  localStorage.setItem("yaniv.name", who);
+  const body = { name: who, rules: document.getElementById("quick-rules").value, players: Number(document.getElementById("quick-players").value) };
+  const r = await fetch("/api/quick", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const data = await r.json();
+  if (!r.ok) { showError(failure(data)); return; }
+  store(data.table, data.seat, data.token);
+  location.assign(data.invite);
+}
+
+function lobbyListPage() {
+  const list = S.lobbyList;
+  const name = el("input", { id: "lobby-name", required: true, maxlength: 24, value: keep("lobby-name", localStorage.getItem("yaniv.name") || ""), oninput: remember, autocomplete: "nickname" });
+  const rows = list === null ? [el("li", {}, "…")]
+    : !list.length ? [el("li", { id: "no-tables" }, t("noOpenTables"))]
+      : list.map((tb) => el("li", { class: "open-table", "data-table": tb.id },
+        el("div", { class: "who" }, el("strong", {}, tb.rules), ` · ${t("hostedBy", { name: tb.host || "?" })}`),
+        el("div", {}, t("freeSeats", { free: tb.free, seats: tb.players }), " · ",
+          tb.turn_seconds ? t("clockOf", { n: tb.turn_seconds }) : t("noClock")),
+        el("details", {}, el("summary", {}, t("rulesOf")), el("ul", {}, tb.description.map((line) => el("li", {}, line)))),
+        el("button", { type: "button", class: "primary sit-btn", "data-table": tb.id, onclick: () => sitAt(tb.id) }, t("join"))));
+  const quick = el("form", { id: "quick", class: "row", onsubmit: quickMatch },
+    el("select", { id: "quick-rules", "aria-label": t("rules") }, S.presets.map((p) => el("option", { value: p.name }, p.name))),
+    el("input", { id: "quick-players", type: "number", min: 2, max: 8, value: 4, "aria-label": t("seats") }),
+    el("button", { type: "submit", id: "quick-btn" }, t("quickMatch")));
+  return el("main", { class: "home" }, el("section", { class: "panel", id: "open-tables" },
+    el("h1", {}, t("openTables")),
+    el("label", { class: "field" }, el("span", {}, t("yourName")), name),
+    el("p", {}, t("quickHint")), quick,
+    el("ul", { class: "tables" }, rows),
+    el("p", {}, el("a", { href: "/" }, t("newTable")))));
 }
 
 function joinPage() {
@@ -232,8 +357,7 @@ async function joinTable(e) {
   const r = await fetch(`/api/tables/${S.tableId}/join`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ name: who }) });
   const data = await r.json();
   if (!r.ok) {
-    S.error = data.detail;
-    render();
+    showError(failure(data));
     return;
   }
   store(data.table, data.seat, data.token);
@@ -253,24 +377,100 @@ function badges(s, p) {
   return out.length ? el("span", { class: "badges" }, ` (${out.join(", ")})`) : null;
 }
 
-function seatList() {
-  return el("ol", { class: "seats" }, S.table.seats.map((s, p) =>
-    el("li", { class: s.kind }, s.kind === "empty" ? el("em", {}, t("empty")) : el("span", {}, s.name || t("computer")), s.kind === "empty" ? null : badges(s, p))));
+function seatList(controls = false) {
+  return el("ol", { class: "seats" }, S.table.seats.map((s, p) => {
+    const label = s.kind === "empty" ? el("em", {}, t("empty")) : el("span", {}, s.name || t("computer"));
+    let tools = null;
+    if (controls && p !== S.seat) {
+      if (s.kind === "human") tools = el("button", { type: "button", class: "small-btn", "data-kick": p, onclick: () => send({ type: "kick", seat: p }) }, t("sendAway"));
+      else if (s.kind === "bot") tools = el("button", { type: "button", class: "small-btn", "data-remove-bot": p, onclick: () => send({ type: "remove_bot", seat: p }) }, t("removeBot"));
+      else {
+        const pick = el("select", { class: "small-select", "aria-label": t("level"), "data-level-for": p }, LEVELS.map((l) => el("option", { value: l, selected: l === S.table.level }, t(l))));
+        tools = el("span", { class: "tools" }, pick, el("button", { type: "button", class: "small-btn", "data-add-bot": p, onclick: () => send({ type: "add_bot", seat: p, level: pick.value }) }, t("addBot")));
+      }
+    }
+    return el("li", { class: s.kind }, label, s.kind === "empty" ? null : badges(s, p), tools ? " " : null, tools);
+  }));
+}
+
+// A countdown: the ticker below rewrites its text every quarter second from its end time.
+function countdown(until, key) {
+  const e = el("span", { class: "countdown", "data-until": String(until), "data-text": key });
+  tickOne(e, performance.now());
+  return e;
+}
+
+function tickOne(e, now) {
+  const left = Math.max(0, Math.ceil((Number(e.dataset.until) - now) / 1000));
+  e.textContent = t(e.dataset.text, { n: left });
+  e.classList.toggle("urgent", left <= 10);
+}
+
+setInterval(() => {
+  const now = performance.now();
+  for (const e of document.querySelectorAll(".countdown[data-until]")) tickOne(e, now);
+}, 250);
+
+function clockOf(p) {
+  const d = S.deadlines.find((x) => x.seat === p);
+  return d ? countdown(d.until, "secondsLeft") : null;
+}
+
+function settingsBox() {
+  const tb = S.table;
+  const v = (id) => document.getElementById(id).value;
+  const apply = (e) => {
+    e.preventDefault();
+    const msg = { type: "settings", players: Number(v("set-players")), turn_seconds: Number(v("set-turn") || 0), public: document.getElementById("set-public").checked };
+    if (v("set-rules") !== tb.rules) msg.rules = v("set-rules");
+    send(msg);
+  };
+  const presets = S.presets.length ? S.presets.map((p) => p.name) : [];
+  if (!presets.includes(tb.rules)) presets.unshift(tb.rules);
+  return el("form", { id: "settings", class: "settings", onsubmit: apply },
+    el("h2", {}, t("tableSettings")),
+    el("label", { class: "field" }, el("span", {}, t("rules")), el("select", { id: "set-rules" }, presets.map((n) => el("option", { value: n, selected: n === tb.rules }, n)))),
+    el("label", { class: "field" }, el("span", {}, t("seats")), el("input", { id: "set-players", type: "number", min: 2, max: 8, value: tb.players })),
+    el("label", { class: "field" }, el("span", {}, t("clock")), el("input", { id: "set-turn", type: "number", min: 0, max: 3600, value: tb.turn_seconds || 0 })),
+    el("label", { class: "field check" }, el("span", {}, t("publicTable")), el("input", { id: "set-public", type: "checkbox", checked: tb.public })),
+    el("button", { type: "submit", id: "apply-btn" }, t("apply")));
+}
+
+function leaveButton() {
+  if (S.seat === null) return null;
+  return el("button", { type: "button", id: "leave-btn", class: "small-btn", onclick: () => { if (confirm(t("leaveSure"))) send({ type: "leave" }); } }, t("leave"));
+}
+
+function resumeBox() {
+  if (S.seat === null || !S.token) return null;
+  const link = `${location.origin}/t/${S.tableId}#seat=${S.token}`;
+  return el("details", { class: "resume" }, el("summary", {}, t("resumeTitle")),
+    el("p", {}, t("resumeHint")),
+    el("input", { id: "resume", readonly: true, value: link, onfocus: (e) => e.target.select() }));
 }
 
 function lobbyPage() {
   const link = `${location.origin}/t/${S.tableId}`;
   const me = S.seat !== null ? S.table.seats[S.seat] : null;
+  const host = me && me.host;
+  const starts = S.table.starts_in === null || S.table.starts_in === undefined ? null : S.tableAt + S.table.starts_in * 1000;
+  if (host && !S.presets.length) fetch("/api/presets").then((r) => r.json()).then((p) => { S.presets = p; render(); });
   return el("main", { class: "home" }, el("section", { class: "panel", id: "lobby" },
     el("h1", {}, t("lobby", { id: S.tableId })),
     el("p", {}, t("invite")),
     el("div", { class: "row" },
       el("input", { id: "invite", readonly: true, value: link, onfocus: (e) => e.target.select() }),
       el("button", { type: "button", onclick: async (e) => { try { await navigator.clipboard.writeText(link); e.target.textContent = t("copied"); } catch { document.getElementById("invite").select(); } } }, t("copy"))),
-    seatList(),
-    me && me.host ? el("button", { type: "button", id: "start-btn", class: "primary", onclick: () => send({ type: "start" }) }, t("start"))
+    S.table.full ? el("p", { class: "full", id: "full" }, t("tableFull")) : null,
+    starts !== null ? el("p", { class: "starts", id: "starts-in" }, countdown(starts, "startsIn")) : null,
+    seatList(host),
+    host ? el("button", { type: "button", id: "start-btn", class: "primary", onclick: () => send({ type: "start" }) }, t("start"))
       : el("p", {}, t("waitingHost")),
-    rulesBox(t("rulesLocked"), true)));
+    el("p", { class: "clock-info" }, S.table.turn_seconds ? t("clockOf", { n: S.table.turn_seconds }) : t("noClock"), S.table.public ? ` · ${t("listed")}` : ""),
+    host ? settingsBox() : null,
+    rulesBox(t("rulesLocked"), true),
+    resumeBox(),
+    el("p", {}, leaveButton())));
 }
 
 function rulesBox(title, open = false) {
@@ -311,6 +511,7 @@ function narrate(e) {
     case "showdown": return `${t("evShowdown")}: ` + e.hands.map((h, p) => (h ? `${name(p)} ${cards(h) || "–"}` : null)).filter(Boolean).join("; ");
     case "round_end": return `${resultHead(e)}. ${t("evRoundEnd", { totals: e.totals.map((v, p) => `${name(p)} ${v}`).join(", ") })}`;
     case "game_end": return t("evGameEnd", { names: e.winners.map(name).join(", ") });
+    case "timeout": return t("evTimeout", { who, level: t(e.stand_in) });
     default: return e.type;
   }
 }
@@ -333,7 +534,7 @@ function opponent(p) {
   const seen = v.seen[p].length ? el("div", { class: "seen" }, el("span", { class: "label" }, `${t("seen")}:`), v.seen[p].map((c) => cardElement(c, { small: true }))) : null;
   const canReplace = me && me.host && s.kind === "human" && !s.connected && !s.stand_in && p !== S.seat;
   return el("div", { class: `player${v.current === p && v.phase !== "round_over" ? " current" : ""}${out ? " out" : ""}`, "data-seat": p },
-    el("div", { class: "who" }, el("strong", {}, s.name || `P${p}`), badges(s, p)),
+    el("div", { class: "who" }, el("strong", {}, s.name || `P${p}`), badges(s, p), " ", clockOf(p)),
     el("div", { class: "total" }, t("total", { n: v.totals[p] }), out ? ` · ${t("out")}` : "", ` · ${t("cards", { n: v.hand_counts[p] })}`),
     backs, seen,
     canReplace ? el("button", { type: "button", class: "small-btn", "data-replace": p, onclick: () => send({ type: "replace", seat: p }) }, t("handToBot")) : null);
@@ -394,11 +595,13 @@ function tablePage() {
       legalOf("slap").map((a) => el("button", { type: "button", class: "call", id: "slap-btn", onclick: () => act(a) }, t("slapBtn", { card: cardText(a.card) }))),
       legalOf("swap").map((a) => el("button", { type: "button", class: "swap-btn", onclick: () => act(a) }, t("swapBtn", { card: cardText(a.card) }))));
     me = el("section", { class: `me${myTurn ? " current" : ""}`, "data-seat": S.seat },
-      el("div", { class: "who" }, el("strong", {}, name(S.seat)), ` · ${t("hand", { n: v.hand_value })} · ${t("total", { n: v.totals[S.seat] })}`),
+      el("div", { class: "who" }, el("strong", {}, name(S.seat)), ` · ${t("hand", { n: v.hand_value })} · ${t("total", { n: v.totals[S.seat] })} `, clockOf(S.seat)),
       hand, buttons);
   }
   const logList = el("ol", { class: "log", id: "log", "aria-live": "polite" }, S.log.map((e) => el("li", { class: `ev-${e.type}` }, narrate(e))));
-  const side = el("aside", { class: "side" }, el("h2", {}, t("log")), logList, rulesBox(t("rulesOf")), el("p", { class: "keys" }, t("keys")));
+  const side = el("aside", { class: "side" }, el("h2", {}, t("log")), logList, rulesBox(t("rulesOf")),
+    S.table.turn_seconds ? el("p", { class: "clock-info" }, t("clockOf", { n: S.table.turn_seconds })) : null,
+    resumeBox(), el("p", { class: "keys" }, t("keys")), el("p", {}, leaveButton()));
   const main = el("main", { class: "table" },
     el("div", { class: "board" }, opps, el("p", { class: "status", id: "status", role: "status" }, status), centre, me),
     side, v.phase === "round_over" ? roundOverlay() : null);
@@ -437,11 +640,15 @@ function roundOverlay() {
 
 function render() {
   const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key || document.activeElement.id : null;
-  document.title = t("title");
+  const v = S.view;
+  const myTurn = S.page === "table" && v && S.seat !== null && v.current === S.seat && v.phase !== "round_over" && !v.game_over;
+  document.title = myTurn ? `▶ ${t("yourTurn")} · ${t("title")}` : t("title");
   let page;
   if (S.page === "home") page = homePage();
   else if (S.page === "join") page = joinPage();
   else if (S.page === "missing") page = el("main", { class: "home" }, el("p", { class: "panel" }, t("notFound"), " ", el("a", { href: "/" }, t("home"))));
+  else if (S.page === "lobbyList") page = lobbyListPage();
+  else if (S.page === "bye") page = el("main", { class: "home" }, el("p", { class: "panel", id: "bye" }, t(S.bye === "kicked" ? "byeKicked" : "byeLeft"), " ", el("a", { href: "/" }, t("home")), " · ", el("a", { href: "/lobby" }, t("openTables"))));
   else page = tablePage();
   const toast = S.error ? el("div", { class: "toast", role: "alert", id: "error" }, S.error) : null;
   app.replaceChildren(header(), page, toast || "");
