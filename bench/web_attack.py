@@ -44,33 +44,10 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import connect
 
-VALUES = {"A": 1, "J": 10, "Q": 10, "K": 10}
 ATTACKS = ("sync_flood", "slow_reader", "big_body", "spectators", "slowloris")
 
-
-def value(card: str) -> int:
-    return 0 if card == "JK" else VALUES.get(card[:-1]) or int(card[:-1])
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-def choose(view: dict[str, Any]) -> dict[str, Any] | None:
-    legal = [a for a in view["legal"] if a["type"] != "slap"]
-    for a in legal:
-        if a["type"] == "yaniv":
-            return a
-    discards = [a for a in legal if a["type"] == "discard"]
-    if discards:
-        return max(discards, key=lambda a: (sum(value(c) for c in a["cards"]), len(a["cards"])))
-    for a in legal:
-        if a["type"] in ("draw", "take"):
-            return a
-    return legal[0] if legal else None
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from web_load import choose, free_port  # noqa: E402  (the load benchmark's scripted player)
 
 
 def rss_mb(pid: int) -> float:
