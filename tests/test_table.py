@@ -348,3 +348,32 @@ def test_S12_a_round_ended_outside_the_game_still_counts_at_the_next_deal() -> N
     game.next_round()
     assert game.results[-1] is state.result and len(game.results) == 1
     assert any(e["type"] == "round_end" for e in game.events)
+
+
+def test_S18_a_yaniv_out_of_turn_is_taken_and_penalised_where_the_rules_say_so() -> None:
+    """S18: under false_yaniv_penalty a call out of turn ends the round with the penalty."""
+    game = Game("finnish", players=3, seed=2)
+    assert game.rules.false_yaniv_penalty is not None
+    table = Table(game, [None, None, None])
+    caller = (game.round.current + 1) % 3
+    move = table.submit(caller, "yaniv")
+    assert move.result is not None and move.result.kind == "false_yaniv"
+    assert move.result.round_scores[caller] == game.rules.false_yaniv_penalty
+    plain = Table(Game("standard", players=3, seed=2), [None, None, None])
+    with pytest.raises(IllegalActionError, match="not your turn"):
+        plain.submit((plain.round.current + 1) % 3, "yaniv")
+
+
+def test_time_out_records_the_timeout_and_hands_over_the_decision_to_think_elsewhere() -> None:
+    now = FakeTime()
+    clock = TurnClock(10, make_bot("greedy"), "greedy", now=now)
+    game = Game("standard", players=2, seed=3)
+    table = Table(game, [None, make_bot("greedy")], clock=clock)
+    table.run()
+    assert table.time_out() is None  # nothing overdue
+    now.t += 10
+    due = table.time_out()
+    assert due is not None and due.seat == 0 and due.version == table.version
+    assert game.events[-1] == {"type": "timeout", "seat": 0, "decision": due.kind.value, "stand_in": "greedy"}
+    move = table.answer(due, table.thinker(due, clock.stand_in)(), by="stand_in")
+    assert move.by == "stand_in" and move.seat == 0

@@ -507,24 +507,29 @@ class Table:
         Each is recorded as a ``timeout`` event (``seat``, ``decision``, ``stand_in``)
         before the stand-in's move. Returns the moves made (none without a clock).
         """
-        clock = self.clock
         moves: list[Move] = []
-        while clock is not None:
-            now = clock.now()
-            due = next((d for d in self.pending() if d.deadline is not None and d.deadline <= now), None)
-            if due is None:
-                break
-            assert due.seat is not None
-            self.game.note(Timeout(due.seat, due.kind.value, clock.stand_in_name))
-            moves.append(self.decide(self._refresh(due), clock.stand_in))
+        while (due := self.time_out()) is not None:
+            assert self.clock is not None
+            moves.append(self.decide(due, self.clock.stand_in))
         return moves
 
-    def _refresh(self, decision: Decision) -> Decision:
-        """The same decision at the current version (a note moved the version on)."""
-        for d in self.pending():
-            if d.kind == decision.kind and d.seat == decision.seat:
-                return d
-        return decision
+    def time_out(self) -> Decision | None:
+        """Record the ``timeout`` of the first decision whose deadline has passed, if any.
+
+        Returns that decision as it stands after the event, for the clock's stand-in to
+        make: :meth:`expire` lets it decide at once; a server whose stand-in searches for
+        a while runs ``thinker(decision, clock.stand_in)`` elsewhere and then
+        ``answer(decision, action, by="stand_in")``.
+        """
+        clock = self.clock
+        if clock is None:
+            return None
+        now = clock.now()
+        due = next((d for d in self.pending() if d.deadline is not None and d.deadline <= now), None)
+        if due is None or due.seat is None:
+            return None
+        self.game.note(Timeout(due.seat, due.kind.value, clock.stand_in_name))
+        return self.decision_of(due.seat)  # the same decision at the version after the note
 
     def next_deadline(self) -> float | None:
         """The earliest deadline of the pending decisions (the clock's time), if any."""

@@ -37,7 +37,6 @@ from typing import TYPE_CHECKING, Any
 
 from ..actions import Action
 from ..errors import IllegalActionError
-from ..events import Timeout
 from ..game import Game
 from ..table import Decision, DecisionKind, Move, Table, TurnClock
 from .protocol import ProtocolError
@@ -811,11 +810,7 @@ class Room:
 
     async def _expire_thinking(self, table: Table, clock: TurnClock) -> list[Move]:
         """:meth:`Table.expire` for a stand-in that thinks long: its search runs off the event loop."""
-        due = next((d for d in table.pending() if d.deadline is not None and d.deadline <= clock.now()), None)
-        if due is None or due.seat is None:
-            return []
-        table.game.note(Timeout(due.seat, due.kind.value, clock.stand_in_name))
-        decision = table.decision_of(due.seat)
+        decision = table.time_out()
         if decision is None:
             return []
         thought = await think(table, decision, clock.stand_in)
