@@ -6,6 +6,9 @@ import io
 import itertools
 import json
 import math
+import multiprocessing
+import os
+import signal
 from pathlib import Path
 
 import pytest
@@ -69,6 +72,27 @@ def test_tiny_run_sums_are_consistent(tiny: Report) -> None:
     assert "decision_ms" not in tiny.to_dict(timing=False)["bots"][0]
     text = tiny.table()
     assert "random" in text and "greedy" in text and "95% CI" in text
+
+
+def test_an_interrupt_ends_the_workers_and_raises() -> None:
+    """Ctrl-C during a parallel run: KeyboardInterrupt at once, no worker left, the handler restored.
+
+    The interrupt is only noted while the pool's own code runs (raised there it could
+    leave a lock held and hang the shutdown: a CI run hung so).
+    """
+    before = signal.getsignal(signal.SIGINT)
+    seen: list[int] = []
+
+    def progress(done: int) -> None:
+        seen.append(done)
+        if len(seen) == 1:
+            os.kill(os.getpid(), signal.SIGINT)
+
+    with pytest.raises(KeyboardInterrupt):
+        run_arena("standard", ["greedy", "random"], 4000, 1, players=2, workers=2, progress=progress)
+    assert len(seen) < 20, "stopped at once, not after the deals already handed out"
+    assert multiprocessing.active_children() == []
+    assert signal.getsignal(signal.SIGINT) is before
 
 
 def test_workers_do_not_change_the_report(tiny: Report) -> None:

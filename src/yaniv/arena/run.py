@@ -18,11 +18,17 @@ always runs its full number of determinizations) to make its results reproducibl
 
 from __future__ import annotations
 
+import contextlib
 import math
+import multiprocessing
+import signal
+import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, InvalidStateError, ProcessPoolExecutor, wait
 from dataclasses import dataclass, replace
+from types import FrameType
 
 from ..bots import Bot, ExpertBot, make_bot
 from ..game import Game
@@ -88,16 +94,80 @@ def _tasks(
 
 
 def _results(tasks: list[_DealTask], workers: int) -> Iterator[list[GameRecord]]:
-    """Each deal's games, in deal order whatever the number of workers."""
+    """Each deal's games, in deal order whatever the number of workers.
+
+    With several workers the deals go to a process pool a few at a time (never all
+    at once: the pool's queues stay small). A Ctrl-C (SIGINT) in the main thread is
+    only noted while the pool runs, and acted on here, between two waits: raised
+    from inside the pool's code it could leave one of its locks held and hang the
+    shutdown. The workers are then ended at once (a long run would otherwise play
+    every deal already handed out first) and ``KeyboardInterrupt`` is raised.
+    """
     if workers <= 1 or len(tasks) <= 1:
         for task in tasks:
             yield _play_deal(task)
         return
-    pool = ProcessPoolExecutor(max_workers=min(workers, len(tasks)))
+    n = min(workers, len(tasks))
+    todo = iter(tasks)
+    window: deque[Future[list[GameRecord]]] = deque()
+    with _interrupt_noted() as interrupted:
+        before = set(multiprocessing.active_children())
+        pool = ProcessPoolExecutor(max_workers=n)
+        stopped = True
+        try:
+            for task in todo:
+                window.append(pool.submit(_play_deal, task))
+                if len(window) >= 2 * n:
+                    break
+            while window:
+                wait([window[0]], timeout=0.1, return_when=FIRST_COMPLETED)
+                if interrupted.is_set():
+                    raise KeyboardInterrupt
+                if window[0].done():
+                    records = window.popleft().result()
+                    task_left = next(todo, None)
+                    if task_left is not None:
+                        window.append(pool.submit(_play_deal, task_left))
+                    yield records
+            stopped = False
+        finally:
+            if stopped:  # interrupted, a failing game or an abandoned iteration: end the workers now
+                for worker in set(multiprocessing.active_children()) - before:
+                    worker.terminate()
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+@contextlib.contextmanager
+def _interrupt_noted() -> Iterator[threading.Event]:
+    """SIGINT sets the yielded event instead of raising (main thread only; restored after).
+
+    Worker processes forked meanwhile inherit the handler, so a terminal's Ctrl-C,
+    which reaches the whole process group, leaves them to the parent, which ends
+    them. Python 3.11's pool, its workers ended so, may fail to mark a deal it had
+    already cancelled (``InvalidStateError`` in its manager thread): that noise is not
+    printed.
+    """
+    noted = threading.Event()
+    if threading.current_thread() is not threading.main_thread():
+        yield noted
+        return
+
+    def note(signum: int, frame: FrameType | None) -> None:
+        noted.set()
+
+    previous_hook = threading.excepthook
+
+    def hook(args: threading.ExceptHookArgs) -> None:
+        if not (noted.is_set() and isinstance(args.exc_value, InvalidStateError)):
+            previous_hook(args)
+
+    previous = signal.signal(signal.SIGINT, note)
+    threading.excepthook = hook
     try:
-        yield from pool.map(_play_deal, tasks)
-    finally:  # on an interrupt, drop the deals not started instead of playing them all first
-        pool.shutdown(wait=True, cancel_futures=True)
+        yield noted
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        threading.excepthook = previous_hook
 
 
 def run_arena(

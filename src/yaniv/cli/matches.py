@@ -3,19 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 import importlib.util
 import json
-import multiprocessing
-import os
-import signal
 import sys
-import threading
 import time
-from collections.abc import Iterator, Sequence
-from concurrent.futures import InvalidStateError
+from collections.abc import Sequence
 from pathlib import Path
-from types import FrameType
 from typing import Any, TextIO
 
 from ..bots import Bot, make_bot
@@ -218,7 +211,7 @@ def cmd_arena(args: argparse.Namespace, out: TextIO) -> int:
     games = -(-args.games // players) * players
     progress = Progress(games, sys.stderr, "arena")
     try:
-        with bot_options(args), _workers_stop_on_interrupt():
+        with bot_options(args):
             report = run_arena(
                 rules,
                 names,
@@ -250,47 +243,6 @@ def cmd_arena(args: argparse.Namespace, out: TextIO) -> int:
         if not quiet:
             out.write(f"wrote {plot_path}\n")
     return 0
-
-
-@contextlib.contextmanager
-def _workers_stop_on_interrupt() -> Iterator[None]:
-    """On Ctrl-C, stop this run's worker processes at once, then interrupt as usual.
-
-    Without it the process pool, on its way out, waits for every game already handed
-    to it: a long run would take many seconds to stop. The workers are this process's
-    own children, ended by their ids; a worker forked with this handler ignores the
-    terminal's Ctrl-C (it would print its own traceback) and is ended so. Python 3.11's
-    pool, broken so, may then fail to mark a game it had already cancelled
-    (``InvalidStateError`` in its manager thread): that noise is not printed.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield  # signal handlers belong to the main thread
-        return
-    stopped = False
-    previous_hook = threading.excepthook
-
-    parent = os.getpid()
-
-    def interrupt(signum: int, frame: FrameType | None) -> None:
-        nonlocal stopped
-        if os.getpid() != parent:  # a forked worker (a terminal's Ctrl-C reaches all): the parent ends it
-            return
-        stopped = True
-        for worker in multiprocessing.active_children():
-            worker.terminate()
-        raise KeyboardInterrupt
-
-    def hook(args: threading.ExceptHookArgs) -> None:
-        if not (stopped and isinstance(args.exc_value, InvalidStateError)):
-            previous_hook(args)
-
-    previous = signal.signal(signal.SIGINT, interrupt)
-    threading.excepthook = hook
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-        threading.excepthook = previous_hook
 
 
 def _plot_types() -> set[str]:
