@@ -9,7 +9,7 @@ environment), ``vectorized``, ``num_envs``, ``rules``, ``players``, ``steps``, `
 (Gymnasium), so the observation and the mask are built every step.
 
 ``--split`` adds, for the AEC lines, where a step's time goes (``split_us``, microseconds
-per step: the table's seat view, its submit (with the checks and pending decisions it
+per step: the table's raw seat view, its submit (with the checks and pending decisions it
 runs inside), the pending decisions asked after it, the observation encoding, the mask,
 and the rest: the environment's own bookkeeping and the benchmark's random choice).
 
@@ -28,8 +28,8 @@ from typing import Any, ClassVar
 import numpy as np
 
 from yaniv import Rules
+from yaniv.bots.encoding import ActionTable, ObservationEncoder
 from yaniv.env import SingleAgentEnv, make_vector, raw_env
-from yaniv.env.spaces import ActionTable, ObservationEncoder
 from yaniv.table import Table
 
 
@@ -101,11 +101,11 @@ class Split:
     """Cumulative time spent in a few functions, by wrapping them for one measurement."""
 
     PARTS: ClassVar[dict[str, tuple[type, str]]] = {
-        "view": (Table, "view"),
+        "view": (Table, "raw_view"),
         "submit": (Table, "submit"),
         "pending": (Table, "pending"),
         "encode": (ObservationEncoder, "encode"),
-        "mask": (ActionTable, "mask"),
+        "mask": (ActionTable, "mask_raw"),
     }
 
     def __init__(self) -> None:

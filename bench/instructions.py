@@ -12,7 +12,10 @@ Workloads (each uses only API every version since the first driver commit has):
 * ``engine``: 300 seeded random rounds through the engine's fast path (as bench/engine.py);
 * ``checked``: 40 seeded games of checked ``Game.apply`` with the first legal action;
 * ``bots``: 8 seeded games of greedy vs random vs heuristic through ``yaniv.match.play_game``
-  (the table driver in new trees, the old loop in old ones).
+  (the table driver in new trees, the old loop in old ones);
+* ``env``: 5,000 steps of the PettingZoo environment (``yaniv.env.raw_env``, standard, 2
+  players) with seeded random masked actions, as bench/env.py (trees with ``yaniv.env``;
+  its imports and the first reset are subtracted instead).
 
     python bench/instructions.py [--src PATH ...] [--work engine,checked,bots]
 
@@ -33,7 +36,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-WORK = ("engine", "checked", "bots")
+WORK = ("engine", "checked", "bots", "env")
 
 
 def startup() -> None:
@@ -93,6 +96,28 @@ def bots() -> None:
         play_game(game, [make_bot("greedy"), make_bot("random"), make_bot("heuristic")])
 
 
+def startup_env() -> None:
+    """The imports of the ``env`` workload and its first reset (subtracted from it)."""
+    from yaniv.env import raw_env
+
+    raw_env(rules="standard", players=2).reset(seed=1)
+
+
+def env() -> None:
+    from yaniv.env import raw_env
+
+    e = raw_env(rules="standard", players=2)
+    e.reset(seed=1)
+    pick = random.Random(1).randrange
+    for _ in range(5000):
+        obs, _, terminated, truncated, _ = e.last()
+        if terminated or truncated:
+            e.reset()
+            continue
+        legal = obs["action_mask"].nonzero()[0]
+        e.step(int(legal[pick(len(legal))]))
+
+
 def count(src: str, work: str) -> int:
     """Instructions of one workload in the tree at *src*, under callgrind."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -111,25 +136,32 @@ def count(src: str, work: str) -> int:
         return int(m.group(1))
 
 
+_STARTUP = {"env": "startup_env"}
+"""The start-up each workload's count is taken after (default ``startup``)."""
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--src", action="append", help="a source tree's src folder (repeat to compare)")
     parser.add_argument("--work", default=",".join(WORK), help=f"workloads (default {','.join(WORK)})")
-    parser.add_argument("--inner", choices=(*WORK, "startup"), help=argparse.SUPPRESS)
+    parser.add_argument("--inner", choices=(*WORK, "startup", "startup_env"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.inner:
-        {"engine": engine, "checked": checked, "bots": bots, "startup": startup}[args.inner]()
+        inner = {"engine": engine, "checked": checked, "bots": bots, "env": env}
+        {**inner, "startup": startup, "startup_env": startup_env}[args.inner]()
         return
     trees = args.src or [str(Path(__file__).resolve().parent.parent / "src")]
     works = args.work.split(",")
     for work in works:
         if work not in WORK:
             raise SystemExit(f"--work: unknown workload {work!r}; workloads are: {', '.join(WORK)}")
-    base = [count(src, "startup") for src in trees]
+    firsts = {_STARTUP.get(w, "startup") for w in works}
+    base = {first: [count(src, first) for src in trees] for first in firsts}
     for work in works:
-        counts = [count(src, work) - b for src, b in zip(trees, base, strict=True)]
+        start = base[_STARTUP.get(work, "startup")]
+        counts = [count(src, work) - b for src, b in zip(trees, start, strict=True)]
         line: dict[str, object] = {"work": work, "Ir": dict(zip(trees, counts, strict=True))}
         if len(counts) == 2:
             line["ratio"] = round(counts[1] / counts[0], 4)

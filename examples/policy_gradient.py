@@ -14,8 +14,12 @@ environment's ``reward="round"``), less a running baseline, with Adam steps.
 Then the greedy (argmax) policy is seated as a bot (``yaniv.env.PolicyBot``) and plays
 ``--eval`` games against ``greedy`` with ``yaniv.match.play_game``, seats alternating,
 and the win rate is printed with its 95% interval. A learning curve goes to ``--plot``.
+``--save FILE.json`` keeps the weights; ``examples/linear_policy.py`` seats them in the
+arena as the bot spec ``policy:examples/linear_policy.py`` (it reads
+``examples/linear_policy.json``, or the file ``$YANIV_LINEAR_POLICY`` names).
 
     python examples/policy_gradient.py [--games 2000] [--eval 1000] [--plot docs/rl-learning-curve.png]
+        [--save examples/linear_policy.json]
 
 Needs the ``rl`` extra (numpy, gymnasium, pettingzoo) and matplotlib for the plot.
 """
@@ -33,6 +37,7 @@ import numpy as np
 from yaniv import Game
 from yaniv.arena.stats import wilson_interval
 from yaniv.bots import make_bot
+from yaniv.bots.policy import Policy
 from yaniv.env import ActionTable, ObservationEncoder, PolicyBot, SingleAgentEnv
 from yaniv.match import play_game
 
@@ -228,15 +233,21 @@ def train(
     return theta, curve
 
 
-def evaluate(theta: np.ndarray, rules: str, games: int, seed: int) -> tuple[int, int]:
-    """Games won by the argmax policy against greedy, seats alternating; (wins, games)."""
-    env = SingleAgentEnv(rules=rules, players=2)
-    feat = Featurizer(env.actions, env.encoder)
+def argmax_policy(theta: np.ndarray, actions: ActionTable, encoder: ObservationEncoder) -> Policy:
+    """The trained policy played greedily: the legal action of the highest score."""
+    feat = Featurizer(actions, encoder)
 
     def policy(obs: np.ndarray, mask: np.ndarray, rng: random.Random) -> int:
         legal = np.flatnonzero(mask)
         return int(legal[int(np.argmax(feat(obs, legal) @ theta))])
 
+    return policy
+
+
+def evaluate(theta: np.ndarray, rules: str, games: int, seed: int) -> tuple[int, int]:
+    """Games won by the argmax policy against greedy, seats alternating; (wins, games)."""
+    env = SingleAgentEnv(rules=rules, players=2)
+    policy = argmax_policy(theta, env.actions, env.encoder)
     wins = 0
     for g in range(games):
         bots = [PolicyBot(policy), make_bot("greedy")]

@@ -11,6 +11,7 @@ from yaniv import Game, IllegalActionError
 from yaniv.actions import Action
 from yaniv.bots import Bot, make_bot
 from yaniv.bots.search import OracleBot
+from yaniv.rules import PRESETS, Rules
 from yaniv.state import RoundState, SeatView
 from yaniv.table import Decision, DecisionKind, Table, TurnClock
 
@@ -377,3 +378,80 @@ def test_time_out_records_the_timeout_and_hands_over_the_decision_to_think_elsew
     assert game.events[-1] == {"type": "timeout", "seat": 0, "decision": due.kind.value, "stand_in": "greedy"}
     move = table.answer(due, table.thinker(due, clock.stand_in)(), by="stand_in")
     assert move.by == "stand_in" and move.seat == 0
+
+
+def _as_ids(view: SeatView) -> dict[str, Any]:
+    """A seat view's facts with cards as physical ids and the legal actions in parts."""
+    legal = view.legal
+    return {
+        "hand": sorted(int(c) for c in view.hand),
+        "hand_value": view.hand_value,
+        "hand_counts": view.hand_counts,
+        "seen": [sorted(int(c) for c in g) for g in view.seen],
+        "discard_pile": [tuple(int(c) for c in g) for g in view.discard_pile],
+        "last_discards": [None if g is None else tuple(int(c) for c in g) for g in view.last_discards],
+        "previous_group": None if view.previous_group is None else tuple(int(c) for c in view.previous_group),
+        "takeable": [int(c) for c in view.takeable],
+        "drawn": None if view.drawn is None else int(view.drawn),
+        "discards": [tuple(int(c) for c in a.cards) for a in legal if a.type == "discard"],
+        "takes": [int(a.card) for a in legal if a.type == "take" and a.card is not None],
+        "draw": any(a.type == "draw" for a in legal),
+        "yaniv": any(a.type == "yaniv" for a in legal),
+        "others": [a for a in legal if a.type in ("swap", "asef", "slap")],
+        "rest": (view.phase, view.current, view.active, view.stock_count, view.totals, view.turns),
+    }
+
+
+RAW_SPECS = [
+    *sorted(PRESETS),
+    "standard(quick_discard=same_rank)",
+    "jdross(quick_discard=fits_meld,asef=true)",
+]
+
+
+@pytest.mark.parametrize("preset", RAW_SPECS)
+def test_the_raw_view_says_what_the_view_says_with_ids(preset: str) -> None:
+    """Table.raw_view: every fact of view(seat) (S8 takeable, S20 slap, S19 swaps, Asef), as ids."""
+    rng = random.Random(preset)
+    rules = Rules.from_spec(preset)
+    wanted = {"slap"} if rules.quick_discard != "off" else set()
+    wanted |= {"swap"} if rules.joker_swap != "off" else set()
+    kinds: set[str] = set()
+    for seed in range(40):
+        if seed >= 3 and wanted <= kinds:
+            break
+        players = max(2, rules.min_players) + seed % 2
+        table = Table(Game(preset, players=players, seed=seed), [None] * players)
+        for _ in range(400):
+            pending = table.pending()
+            if not pending or table.game.over:
+                break
+            for seat in range(players):
+                raw, view = table.raw_view(seat), table.view(seat)
+                expected = _as_ids(view)
+                takes = raw.takeable if raw.phase == "after_discard" else []
+                got = {
+                    "hand": raw.hand, "hand_value": raw.hand_value, "hand_counts": raw.hand_counts,
+                    "seen": raw.seen, "discard_pile": raw.discard_pile, "last_discards": raw.last_discards,
+                    "previous_group": raw.previous_group, "takeable": raw.takeable, "drawn": raw.drawn,
+                    "discards": raw.discards, "takes": takes, "draw": raw.draw, "yaniv": raw.yaniv,
+                    "others": raw.others,
+                    "rest": (raw.phase, raw.current, raw.active, raw.stock_count, raw.totals, raw.turns),
+                }  # fmt: skip
+                assert got == expected, (preset, seed, seat)
+                kinds.update(a.type for a in raw.others)
+            decision = pending[0]
+            if decision.seat is None:
+                table.next_round()
+                continue
+            legal = table.view(decision.seat).legal
+            action = None if decision.kind == DecisionKind.SLAP and rng.random() < 0.5 else rng.choice(legal)
+            table.submit(decision.seat, action, expect=decision)
+    assert kinds & {"slap", "swap"} == wanted  # the rare actions were met too, and only where played
+
+
+def test_the_raw_view_refuses_a_seat_that_is_not_there() -> None:
+    table = Table(Game("standard", players=2, seed=1), [None, None])
+    for bad in (2, -1, None, "0"):
+        with pytest.raises(ValueError, match="there is no seat"):
+            table.raw_view(bad)  # type: ignore[arg-type]

@@ -45,12 +45,13 @@ from enum import StrEnum
 from typing import Any, Literal, NamedTuple, Protocol
 
 from .actions import Action
+from .cards import cards_of_mask
 from .errors import IllegalActionError, YanivError
 from .events import Timeout, redact
 from .game import Game
 from .intent import legal_match
 from .scoring import RoundResult
-from .state import RoundState, SeatView
+from .state import Phase, RoundState, SeatView
 
 __all__ = [
     "DEFAULT_TURN_CAP",
@@ -60,6 +61,7 @@ __all__ = [
     "Move",
     "MoveBy",
     "Player",
+    "RawSeatView",
     "Table",
     "TurnClock",
     "player_rngs",
@@ -135,6 +137,48 @@ class Move(NamedTuple):
     ``"fallback"`` (a bot failed; the table played its first legal discard or draw)."""
     result: RoundResult | None = None
     """The round's result, if this move ended it."""
+
+
+class RawSeatView(NamedTuple):
+    """What one seat may know now, as card ids and plain ints: :meth:`Table.raw_view`.
+
+    The same facts as :class:`~yaniv.SeatView`, field for field where the names agree,
+    for loops that read a view every step (learners, fast bots): cards are physical ids
+    (0..107, :mod:`yaniv.cards`; ``CARDS[id]`` is the :class:`~yaniv.Card`) and the
+    legal actions come as their parts instead of :class:`~yaniv.Action` objects. Never
+    another seat's hidden card. Read only: the tuples and lists are the table's own.
+    """
+
+    seat: int
+    players: int
+    phase: Phase
+    current: int
+    active: tuple[int, ...]
+    hand: list[int]
+    """The seat's cards, ascending ids."""
+    hand_value: int
+    hand_counts: list[int]
+    seen: list[list[int]]
+    """Per seat: the cards seen taken from the pile (or swapped), still in that hand."""
+    discard_pile: list[tuple[int, ...]]
+    """The groups discarded this round, oldest first, each as laid."""
+    last_discards: list[tuple[int, ...] | None]
+    previous_group: tuple[int, ...] | None
+    takeable: list[int]
+    """The previous group's takeable cards (S8), when it is this seat's turn."""
+    stock_count: int
+    totals: list[int]
+    drawn: int | None
+    """The card this seat just drew, while it may still slap it (S20)."""
+    turns: int
+    discards: list[tuple[int, ...]]
+    """The legal discards (each as it would be laid), at the start of this seat's turn."""
+    draw: bool
+    """Drawing from the stock is legal."""
+    yaniv: bool
+    """Calling Yaniv is legal."""
+    others: list[Action]
+    """The other legal actions (takes aside): swaps, Asef, a slap, as actions."""
 
 
 @dataclass(frozen=True)
@@ -259,6 +303,64 @@ class Table:
     def view(self, seat: int | None) -> SeatView:
         """What *seat* may know now (``None``: a spectator)."""
         return self.game.round.view(seat)
+
+    def raw_view(self, seat: int) -> RawSeatView:
+        """What *seat* may know now as card ids: :class:`RawSeatView` (no card or action objects).
+
+        The legal actions are those of ``view(seat).legal``, in parts: ``discards`` (the
+        cards of each), ``takeable`` when taking is legal (phase ``after_discard``),
+        ``draw``, ``yaniv`` and ``others`` (the rest, built as actions: they are rare).
+        """
+        state = self.game.round
+        if not (isinstance(seat, int) and 0 <= seat < state.n):
+            raise ValueError(f"there is no seat {seat!r}: seats are 0..{state.n - 1}")
+        phase = state.phase_name
+        over = phase == Phase.ROUND_OVER
+        current = state.current
+        on_turn = seat == current and not over
+        active = state.active
+        discards: list[tuple[int, ...]] = []
+        draw = yaniv = False
+        others: list[Action] = []
+        rules = self.game.rules
+        if on_turn:
+            if phase == Phase.AFTER_DISCARD:
+                draw = bool(state.stock)
+                if rules.joker_swap != "off" or rules.asef:  # as the engine lists them (no discard here)
+                    others = [a for a in state.legal_actions(seat) if a.type in ("swap", "asef")]
+            else:
+                yaniv = state.can_yaniv()
+                discards = state.discards()
+                if rules.joker_swap != "off":
+                    others = [Action("swap", card=c) for c in state.swappable()]
+        elif not over and seat in active:
+            slap = state.slap_card(seat)
+            if slap is not None:
+                others = [Action("slap", card=slap)]
+        drawn = state.drawn if seat == state.slapper else None
+        return RawSeatView(
+            seat,
+            state.n,
+            phase,
+            current,
+            active,
+            list(cards_of_mask(state.hands[seat])),
+            state.hv[seat],
+            [h.bit_count() for h in state.hands],
+            [list(cards_of_mask(m)) for m in state.seen],
+            list(state.pile),
+            list(state.last_discard),
+            state.previous_group(),
+            state.takeable_cards() if on_turn else [],
+            len(state.stock),
+            list(state.totals),
+            drawn,
+            state.turns,
+            discards,
+            draw,
+            yaniv,
+            others,
+        )
 
     def is_bot(self, seat: int) -> bool:
         """Whether a bot plays *seat*."""

@@ -100,8 +100,9 @@ def make_bot(spec: str, *, time_limit_ms: int | None = None, stderr: str | Path 
     """A new bot from a spec; ``ValueError`` naming the choices for a bad one.
 
     A spec is a bot name (``heuristic``), a name with a search level
-    (``expert:strong``), a difficulty level (``hard``), or ``cmd:COMMAND`` for a
-    program speaking the bot protocol (``docs/bot-protocol.md``). *time_limit_ms* (per
+    (``expert:strong``), a difficulty level (``hard``), ``cmd:COMMAND`` for a
+    program speaking the bot protocol (``docs/bot-protocol.md``), or ``policy:FILE``
+    for a trained policy in a Python file (:mod:`yaniv.bots.policy`). *time_limit_ms* (per
     decision) and *stderr* (a file the program's stderr is appended to) are for a
     ``cmd:`` bot only; left out, they come from :func:`external_bot_options`, else the
     protocol's defaults.
@@ -110,6 +111,12 @@ def make_bot(spec: str, *, time_limit_ms: int | None = None, stderr: str | Path 
         raise ValueError(
             f"a bot spec is text such as 'heuristic' or 'cmd:PROGRAM', got {type(spec).__name__}"
         )
+    if spec.startswith("policy:"):
+        try:
+            from .policy import policy_bot
+        except ImportError:
+            raise ValueError("a policy: bot needs numpy: pip install 'yaniv[rl]'") from None
+        return policy_bot(spec[len("policy:") :].strip())
     if spec.startswith("cmd:"):
         from .external import ExternalBot
 

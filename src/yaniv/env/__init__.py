@@ -42,7 +42,7 @@ without a seed continues the seeded sequence. Agents are ``player_0 … player_{
 several times in a turn (its discard, then its take; its slap window, S20). Eliminated
 agents stay until the game ends but are never selected.
 
-**Actions** (``Discrete(actions.size)``; :class:`~yaniv.env.spaces.ActionTable`, sizes
+**Actions** (``Discrete(actions.size)``; :class:`~yaniv.bots.encoding.ActionTable`, sizes
 from the rules and the deck count, never constants):
 
 ==========================  ====================================================
@@ -63,7 +63,7 @@ D is 1,689 for one deck and 5 cards (53 singles, 312 sets, 1,324 runs), 3,205 fo
 7 cards, 4,755 for two decks and 5 cards. ``actions.action(i)`` is the engine action,
 ``actions.index(action)`` the way back, ``actions.describe(i)`` its text.
 
-**Observation** (``Box`` float32, :class:`~yaniv.env.spaces.ObservationEncoder`;
+**Observation** (``Box`` float32, :class:`~yaniv.bots.encoding.ObservationEncoder`;
 ``encoder.slices`` names every block). Card blocks count the kinds 0..52 (suit × 13 +
 rank − 1, suits S H D C, joker 52); opponents are numbered clockwise from the seat:
 
@@ -100,11 +100,11 @@ from __future__ import annotations
 
 from gymnasium.envs.registration import register, registry
 
+from ..bots.encoding import KINDS, ActionTable, ObservationEncoder, action_table
+from ..bots.policy import PolicyBot
 from .aec import ILLEGAL_REWARD, env, raw_env
 from .gym import ENV_ID, SingleAgentEnv, make_vector
-from .policy import PolicyBot
 from .rewards import EPISODES, REWARDS
-from .spaces import KINDS, ActionTable, ObservationEncoder, action_table
 
 __all__ = [
     "ENV_ID",

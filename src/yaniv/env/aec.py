@@ -16,13 +16,13 @@ from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
+from ..bots.encoding import ActionTable, ObservationEncoder, action_table
 from ..errors import IllegalActionError
 from ..rules import Rules
 from ..table import DEFAULT_TURN_CAP, Decision, DecisionKind, Table
 from .checks import action_index, check_options
 from .rewards import Episode, Reward
 from .run import TableRun
-from .spaces import ActionTable, ObservationEncoder, action_table
 
 __all__ = ["ILLEGAL_REWARD", "env", "raw_env"]
 
@@ -158,10 +158,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
         kind: DecisionKind | None = None
         if decision is not None and decision.seat == seat and agent == self.agent_selection:
             kind = decision.kind
-        view = run.table.view(seat)
+        view = run.table.raw_view(seat)
         out: Observation = {
             "observation": self.encoder.encode(view, kind),
-            "action_mask": self.actions.mask(view.legal, kind),
+            "action_mask": self.actions.mask_raw(view, kind),
         }
         self._cache[agent] = out
         return out
@@ -179,8 +179,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
         index = action_index(action, self.actions.size)
         drawn = None
         if index == self.actions.slap:
-            view = run.table.view(seat)
-            drawn = None if view.drawn is None else int(view.drawn)
+            drawn = run.table.raw_view(seat).drawn
         try:
             if drawn is None and index == self.actions.slap:
                 raise IllegalActionError("there is no card to slap now")

@@ -21,6 +21,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from ..bots import Bot, make_bot
+from ..bots.encoding import ActionTable, ObservationEncoder, action_table
 from ..errors import IllegalActionError
 from ..rules import Rules
 from ..table import DEFAULT_TURN_CAP, DecisionKind, Table
@@ -28,7 +29,6 @@ from .aec import ILLEGAL_REWARD
 from .checks import action_index, check_options
 from .rewards import Episode, Reward
 from .run import TableRun
-from .spaces import ActionTable, ObservationEncoder, action_table
 
 __all__ = ["ENV_ID", "SingleAgentEnv", "make_vector"]
 
@@ -152,8 +152,7 @@ class SingleAgentEnv(gymnasium.Env[Obs, np.int64]):
             return obs, ILLEGAL_REWARD, True, False, {**info, "illegal": True}
         drawn = None
         if index == self.actions.slap:
-            view = run.table.view(self._me)
-            drawn = None if view.drawn is None else int(view.drawn)
+            drawn = run.table.raw_view(self._me).drawn
         run.after(run.table.submit(self._me, self.actions.action(index, drawn), expect=decision))
         self._play_bots()
         obs, info = self._observe()
@@ -177,8 +176,8 @@ class SingleAgentEnv(gymnasium.Env[Obs, np.int64]):
         assert run is not None
         decision = run.decision
         kind: DecisionKind | None = decision.kind if decision is not None else None
-        view = run.table.view(self._me)
-        self._mask = self.actions.mask(view.legal, kind)
+        view = run.table.raw_view(self._me)
+        self._mask = self.actions.mask_raw(view, kind)
         return self.encoder.encode(view, kind), {"action_mask": self._mask}
 
     def action_masks(self) -> npt.NDArray[np.bool_]:

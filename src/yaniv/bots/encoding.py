@@ -33,6 +33,7 @@ from ..table import DecisionKind
 
 if TYPE_CHECKING:
     from .. import SeatView
+    from ..table import RawSeatView
 
 __all__ = ["KINDS", "ActionTable", "ObservationEncoder", "action_table"]
 
@@ -190,14 +191,12 @@ class ActionTable:
             return self.pass_
         kind = action.type
         if kind == "discard":
-            cards = action.cards
-            i = self._by_cards.get(cards)
+            i = self._by_cards.get(action.cards)
             if i is None:
-                kinds = tuple(KIND[c] for c in cards)
-                i = self._discard_index.get(kinds)
-                if i is None:
-                    raise ValueError(f"{action} is not in the action table of {self.rules}")
-                self._by_cards[cards] = i
+                try:
+                    i = self._discard_of(action.cards)
+                except ValueError:
+                    raise ValueError(f"{action} is not in the action table of {self.rules}") from None
             return i
         card = action.card
         if kind == "take" and card is not None:
@@ -228,32 +227,70 @@ class ActionTable:
 
         *legal* is the seat's ``SeatView.legal``; in a slap window (``kind`` slap) the
         pass is legal too, and outside one a slap listed in an old view is not.
+        :meth:`mask_raw` is the same from a :class:`~yaniv.table.RawSeatView`.
         """
+        discards: list[tuple[int, ...]] = []
+        takes: list[int] = []
+        others: list[Action] = []
+        draw = yaniv = False
+        for a in legal:
+            t = a.type
+            if t == "discard":
+                discards.append(a.cards)
+            elif t == "take":
+                takes.append(a.card)  # type: ignore[arg-type]
+            elif t == "draw":
+                draw = True
+            elif t == "yaniv":
+                yaniv = True
+            else:
+                others.append(a)
+        return self._mask(kind, discards, takes, draw, yaniv, others)
+
+    def mask_raw(self, view: RawSeatView, kind: DecisionKind | None) -> Mask:
+        """The mask of *view*'s legal actions at a decision of *kind* (zeros for ``None``)."""
+        takes = view.takeable if view.phase == "after_discard" else ()
+        return self._mask(kind, view.discards, takes, view.draw, view.yaniv, view.others)
+
+    def _mask(
+        self,
+        kind: DecisionKind | None,
+        discards: Sequence[tuple[int, ...]],
+        takes: Sequence[int],
+        draw: bool,
+        yaniv: bool,
+        others: Sequence[Action],
+    ) -> Mask:
         mask = np.zeros(self.size, dtype=np.int8)
         if kind is None or kind == DecisionKind.NEXT_ROUND:
             return mask
         if kind == DecisionKind.SLAP:
             assert self.slap is not None and self.pass_ is not None
             mask[self.pass_] = 1
-            if any(a.type == "slap" for a in legal):
+            if any(a.type == "slap" for a in others):
                 mask[self.slap] = 1
             return mask
         # the hot path: a discard's laid cards are looked up as they are (one tuple lookup)
         by_cards = self._by_cards
-        out = []
-        for a in legal:
-            t = a.type
-            if t == "discard":
-                i = by_cards.get(a.cards)
-                out.append(self.index(a) if i is None else i)
-            elif t == "take":
-                out.append(self.take + KIND[a.card])  # type: ignore[index]
-            elif t == "draw":
-                out.append(self.draw)
-            elif t != "slap":
-                out.append(self.index(a))
+        out = [i if (i := by_cards.get(d)) is not None else self._discard_of(d) for d in discards]
+        take = self.take
+        out += [take + KIND[c] for c in takes]
+        if draw:
+            out.append(self.draw)
+        if yaniv:
+            out.append(self.yaniv)
+        out += [self.index(a) for a in others if a.type != "slap"]
         mask[out] = 1
         return mask
+
+    def _discard_of(self, cards: tuple[int, ...]) -> int:
+        """The index of a discard laid as *cards* (physical ids), remembered for next time."""
+        key = tuple(int(c) for c in cards)
+        i = self._discard_index.get(tuple(KIND[c] for c in key))
+        if i is None:
+            raise ValueError(f"the discard {cards} is not in the action table of {self.rules}")
+        self._by_cards[key] = i
+        return i
 
 
 _TABLES: dict[tuple[Rules, int], ActionTable] = {}
@@ -377,7 +414,7 @@ class ObservationEncoder:
         out += [float(r.quick_discard == q) for q in _QUICK]
         return out
 
-    def encode(self, view: SeatView, kind: DecisionKind | None) -> Vector:
+    def encode(self, view: SeatView | RawSeatView, kind: DecisionKind | None) -> Vector:
         """The observation of *view*'s seat, deciding a decision of *kind* (``None``: not on turn)."""
         seat = view.seat
         assert seat is not None, "a spectator has no observation"
