@@ -181,6 +181,7 @@ def run_arena(
     turn_cap: int = DEFAULT_TURN_CAP,
     untimed: bool = False,
     progress: Callable[[int], None] | None = None,
+    ray: str | None = None,
 ) -> Report:
     """Play a seat-rotated match and return its :class:`Report`.
 
@@ -190,6 +191,10 @@ def run_arena(
     bots). *games* is rounded up to a whole number of deals, each played in every
     rotation; deal ``d`` uses the game seed ``seed + d``. *progress* is called with
     the number of games done. ``ValueError`` for a bad argument.
+
+    *ray* runs the deals on a Ray cluster instead of *workers* local processes (its
+    address: ``""`` a private local one, ``"auto"``, ``"ray://HOST:PORT"``;
+    :mod:`yaniv.arena.on_ray`), with the same games, game for game.
     """
     rules = Rules.from_spec(rules)
     specs = [s.strip() for s in lineup if s.strip()]
@@ -227,7 +232,14 @@ def run_arena(
     )
     pairs: dict[tuple[str, str], float] = {}
     t0 = time.perf_counter()
-    for records in _results(_tasks(rules, seats, seed, deals, turn_cap, untimed), workers):
+    tasks = _tasks(rules, seats, seed, deals, turn_cap, untimed)
+    if ray is not None:
+        from .on_ray import ray_results
+
+        results = ray_results(_play_deal, tasks, ray)
+    else:
+        results = _results(tasks, workers)
+    for records in results:
         for record in records:
             report.games += 1
             report.rounds += record.rounds

@@ -198,6 +198,7 @@ def cmd_arena(args: argparse.Namespace, out: TextIO) -> int:
     too. They are written after the report is printed, so a failing write loses nothing.
     """
     from ..arena import plot, run_arena
+    from ..arena.on_ray import ClusterError
 
     rules = rules_arg(args.rules)
     names = bot_names("--bots", args.bots)
@@ -222,7 +223,10 @@ def cmd_arena(args: argparse.Namespace, out: TextIO) -> int:
                 turn_cap=args.turn_cap,
                 untimed=args.untimed,
                 progress=progress.update,
+                ray=args.ray,
             )
+    except ClusterError as e:
+        raise UsageError(str(e)) from None
     except ValueError as e:  # the arguments are checked above: what run_arena refuses is a bot
         raise UsageError(f"--bots: {e}") from None
     finally:

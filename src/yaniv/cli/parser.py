@@ -188,6 +188,14 @@ def build_parser() -> argparse.ArgumentParser:
         f"({', '.join(BOTS)})",
     )
     p.add_argument("--workers", type=whole(1, 64), default=1, help="worker processes, 1 to 64 (default 1)")
+    p.add_argument(
+        "--ray",
+        nargs="?",
+        const="",
+        metavar="ADDRESS",
+        help="run the deals on a Ray cluster instead of --workers (needs yaniv[ray]): no ADDRESS "
+        "starts a private local one, 'auto' joins this machine's, ray://HOST:PORT a remote one",
+    )
     p.add_argument("--json", metavar="FILE", help="also write the report as JSON to FILE ('-': stdout only)")
     p.add_argument(
         "--plot",
