@@ -44,7 +44,10 @@ ALLOWED: dict[str, set[str]] = {
 for front in FRONT_ENDS:
     ALLOWED[front] = CORE | {"bots", "arena"} | SERVICES | {front}
 ALLOWED["cli"] |= {"tui", "web"}  # the launcher: package entries only (see the test below)
-LAUNCHED = {"yaniv.tui": {"run_game", "run_replay"}, "yaniv.web": {"serve", "default_db_url"}}
+LAUNCHED = {
+    "yaniv.tui": {"run_game", "run_replay"},
+    "yaniv.web": {"serve", "default_db_url", "copy_database", "migrate_database"},  # yaniv serve, yaniv db
+}
 
 
 def _type_checking_only(node: ast.AST) -> bool:

@@ -513,6 +513,13 @@ BAD_INPUT: dict[str, list[tuple[list[str], str]]] = {
         (["serve", "--round-pause", "-1"], "argument --round-pause"),
         (["serve", "--log-level", "loud"], "argument --log-level: invalid choice"),
     ],
+    "db": [
+        (["db"], "required: {migrate,copy}"),
+        (["db", "copy", "{tmp}/none.db", "{tmp}/b.db"], "there is no database file {tmp}/none.db"),
+        (["db", "copy", "{tmp}/none.db"], "required: target"),
+        (["db", "migrate", "--db", "{tmp}/missing/x.db"], "there is no folder {tmp}/missing"),
+        (["db", "migrate", "--db", "bogus://x"], "bogus://x"),
+    ],
     "arena": [
         (["arena", "--games", "0"], "argument --games"),
         (["arena", "--workers", "0"], "argument --workers: must be 1 to 64"),
@@ -854,3 +861,83 @@ def test_simulate_reports_what_an_external_bot_got_wrong(tmp_path: Path) -> None
     code, text = run("simulate", "--games", "1", "--players", "2", "--bots", f"{spec},greedy")
     assert code == 0 and "failures; the fallback made" in text
     assert "\x1b" not in text  # the bot's escape code never reaches the terminal
+
+
+# ---------------------------------------------------------------- yaniv serve: the limits' options
+
+
+def _served(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, *options: str) -> dict[str, object]:
+    """Run ``yaniv serve`` with *options* up to the server's start; the keyword arguments it got."""
+    pytest.importorskip("fastapi")
+    import yaniv.web
+
+    got: dict[str, object] = {}
+    monkeypatch.setattr(yaniv.web, "serve", lambda *a, **kw: got.update(kw))
+    with socket.socket() as probe:  # a free port
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    argv = ["serve", "--port", str(port), "--db", str(tmp_path / "t.db"), *options]
+    assert main(argv, io.StringIO()) == 0
+    return got
+
+
+def test_serve_options_set_the_servers_limits_and_the_environment_still_counts(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from yaniv.web.config import WebConfig
+
+    got = _served(
+        monkeypatch, tmp_path,
+        "--turn-seconds", "30", "--private-turn-seconds", "0", "--host-grace", "5", "--full-start", "0",
+        "--tables-per-client", "3", "--body-limit", "1000", "--retention-days", "2", "--lobby-hours", "1",
+        "--allowed-origin", "a.example", "--allowed-origin", "b.example", "--durable",
+    )  # fmt: skip
+    limits = got["limits"]
+    assert limits == {
+        "turn_seconds_public": 30.0,
+        "turn_seconds_private": 0.0,
+        "host_grace": 5.0,
+        "full_start": 0.0,
+        "tables_per_client": 3,
+        "body_limit": 1000,
+        "finished_retention": 2 * 86_400.0,
+        "lobby_retention": 3_600.0,
+        "allowed_origins": ("a.example", "b.example"),
+        "durable": True,
+    }
+    assert isinstance(limits, dict)
+    config = WebConfig.from_env({"YANIV_WEB_TURN_SECONDS_PUBLIC": "99", "YANIV_WEB_MESSAGE_RATE": "7"})
+    config = config.with_limits(limits)
+    assert config.turn_seconds_public == 30.0  # the option wins over the variable
+    assert config.message_rate == 7.0  # a variable no option names still counts
+    assert config.finished_retention == 172_800.0 and config.durable
+    assert _served(monkeypatch, tmp_path)["limits"] == {}  # no option: the environment's or the defaults
+
+
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [
+        ("--turn-seconds", "3"),
+        ("--turn-seconds", "-1"),
+        ("--tables-per-client", "x"),
+        ("--retention-days", "nan"),
+    ],
+)
+def test_serve_refuses_bad_limits_in_one_line(
+    option: str, value: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("fastapi")
+    with pytest.raises(SystemExit) as e:
+        main(["serve", option, value], io.StringIO())
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert option in err and "Traceback" not in err
+
+
+def test_serve_help_documents_the_limits(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["serve", "--help"])
+    out = capsys.readouterr().out
+    for option in ("--turn-seconds", "--host-grace", "--retention-days", "--allowed-origin", "--durable"):
+        assert option in out
+    assert "YANIV_WEB_" in out

@@ -1,6 +1,10 @@
 """The browser app in real Chromium (Debian's /usr/bin/chromium, driven by Playwright):
 two people and a computer player play a round through the UI, a refresh keeps the seat,
-a phone-sized screen works, the language follows the browser.
+a phone-sized screen works, the language follows the browser (Hebrew right to left), a
+player who closes the tab is stood in for and takes the seat back, the lobby lists a table
+that a second browser joins, and a whole game in Spanish shows no English word (the hint,
+a refused selection's reason, the round's end, the score sheet), downloads as a record
+``yaniv check`` accepts and replays step by step.
 
 Screenshots for the README: ``YANIV_SCREENSHOTS=1 pytest tests/e2e`` writes
 docs/web-table.png and docs/web-phone.png.
@@ -9,6 +13,7 @@ docs/web-table.png and docs/web-phone.png.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -75,8 +80,8 @@ def new_page(browser: Any, errors: list[str], **context: Any) -> Any:
 def create_table(page: Any, server: Server, name: str, players: int, computers: int, **knobs: str) -> str:
     page.goto(server.url + "/")
     page.fill("#name", name)
-    page.fill("#players", str(players))
-    page.fill("#computers", str(computers))
+    page.select_option("#players", str(players))
+    page.select_option("#computers", str(computers))
     page.select_option("#level", "beginner")
     for field, text in knobs.items():
         page.fill(f"#{field}", text)
@@ -154,7 +159,8 @@ def test_two_people_and_a_bot_play_a_round(server: Server, browser: Any) -> None
         p.wait_for_selector(".hand .card")
         assert p.locator(".hand .card").count() == 5
         assert p.locator(".opponents .player").count() == 2
-    assert "Rules: standard(yaniv_threshold=9)" in ann.inner_text(".side")
+    side = ann.text_content(".side") or ""
+    assert "Rules: Standard, changed" in side and "with 9 points or less" in side
 
     def shot() -> None:
         if SHOTS:
@@ -232,9 +238,23 @@ def test_phone_viewport_and_languages(server: Server, browser: Any) -> None:
         phone.select_option("#lang", "en")
         phone.wait_for_timeout(100)
         phone.screenshot(path=str(DOCS / "web-phone.png"), full_page=True)
-    for code, word in (("fi", "Heitä"), ("sl", "Odvrzi"), ("es", "Descartar"), ("en", "Discard")):
+    for code, word in (
+        ("fi", "Heitä"),
+        ("sl", "Odvrzi"),
+        ("es", "Descartar"),
+        ("he", "לזרוק"),
+        ("en", "Discard"),
+    ):
         phone.select_option("#lang", code)
         assert phone.inner_text("#discard-btn") == word
+        # Hebrew reads right to left: the page says so, and still fits the phone
+        assert phone.evaluate("() => document.documentElement.dir") == ("rtl" if code == "he" else "ltr")
+        if code == "he":
+            assert phone.evaluate("() => document.documentElement.lang") == "he"
+            wide = phone.evaluate("() => document.documentElement.scrollWidth")
+            assert wide <= 390, f"the Hebrew page is {wide}px wide on a 390px screen"
+            box = phone.locator(".hand").bounding_box()
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
     assert not errors, errors
 
 
@@ -280,8 +300,8 @@ def test_the_lobby_lists_a_table_and_a_second_browser_joins_from_it(server: Serv
     ann = new_page(browser, errors, viewport={"width": 1280, "height": 800}, locale="en-GB")
     ann.goto(server.url + "/")
     ann.fill("#name", "Ann")
-    ann.fill("#players", "3")
-    ann.fill("#computers", "0")
+    ann.select_option("#players", "3")
+    ann.select_option("#computers", "0")
     ann.check("#public")
     ann.click("#create-btn")
     ann.wait_for_selector("#lobby")
@@ -305,4 +325,122 @@ def test_the_lobby_lists_a_table_and_a_second_browser_joins_from_it(server: Serv
     ann.click("[data-kick='1']")
     ben.wait_for_selector("#bye")
     ann.wait_for_selector("[data-add-bot='1']")
+    assert not errors, errors
+
+
+ENGLISH_WORDS = """() => import('/static/i18n.js').then((m) => {
+  const words = (text) => (text.match(/[A-Za-z]{4,}/g) || []).map((w) => w.toLowerCase());
+  const other = new Set(Object.values(m.ALL_TEXT.es).flatMap(words));
+  const english = new Set(Object.values(m.ALL_TEXT.en).flatMap(words).filter((w) => !other.has(w)));
+  return [...english];
+})"""
+
+
+def assert_no_english(page: Any, english: set[str], where: str) -> None:
+    """The page's visible text holds no word of the English UI that Spanish does not use too."""
+    text = page.inner_text("body")
+    table = page.evaluate("() => window.yanivState.tableId")
+    if table:
+        text = text.replace(table, " ")
+    found = {w.lower() for w in re.findall(r"[A-Za-z]{4,}", text)} & english
+    assert not found, f"English words {sorted(found)} on the {where}: {text[:3000]}"
+
+
+def test_a_game_in_spanish_shows_no_english_word_then_replays(server: Server, browser: Any) -> None:
+    """Issue 16: every word in the player's language, in play and after (here Spanish), and the
+    finished game's history steps through in the browser; the record downloads and checks."""
+    errors: list[str] = []
+    page = new_page(browser, errors, viewport={"width": 1280, "height": 900}, locale="es-ES")
+    page.goto(server.url + "/")
+    page.wait_for_selector("#create")
+    english = set(page.evaluate(ENGLISH_WORDS))
+    assert {"discard", "round", "players", "rules"} <= english
+    page.select_option("#preset", "finnish")
+    page.wait_for_selector("#preset-changes")
+    assert "Yaniv con 5 puntos o menos" in page.inner_text("#preset-info")
+    assert page.locator("#players option").count() == 7  # the Finnish rules: 2 to 8 players
+    assert_no_english(page, english, "create page")
+    page.select_option("#preset", "standard")
+    page.wait_for_selector("#preset-info")
+    link = create_table(page, server, "Lola", 2, 1, threshold="9", limit="25")
+    assert_no_english(page, english, "lobby")
+    page.click("#start-btn")
+    page.wait_for_selector(".hand .card")
+    checked_hint = checked_why = False
+    for _ in range(400):
+        st = page.evaluate(STATE)
+        if st["over"]:
+            break
+        if st["phase"] == "round_over":
+            page.wait_for_selector("#round-title")
+            assert_no_english(page, english, "round's end")
+            page.click("#close-result")  # the reveal is dismissed: the board shows the new totals
+            page.wait_for_selector("#round-title", state="detached")
+            totals = page.evaluate("() => window.yanivState.view.result.totals")
+            assert f"total {totals[0]}" in page.inner_text(".me .who")
+            assert_no_english(page, english, "board after the round")
+            page.click("#result-btn")
+            page.click("#next-btn")
+            page.wait_for_function("r => window.yanivState.view.round !== r", arg=st["round"])
+            continue
+        mine = st["current"] == st["seat"] and not st["pending"]
+        if mine and st["phase"] == "turn_start" and not checked_hint:
+            page.click("#hint-btn")
+            page.wait_for_selector("#hint")
+            assert page.inner_text("#hint").startswith("Pista")
+            checked_hint = True
+            page.evaluate("() => { window.yanivState.selected.clear(); }")
+        if mine and st["phase"] == "turn_start" and not checked_why:
+            legal = {tuple(sorted(a["cards"])) for a in st["legal"] if a["type"] == "discard"}
+            hand = st["hand"]
+            pair = next(
+                ((i, j) for i in range(len(hand)) for j in range(i + 1, len(hand))
+                 if tuple(sorted((hand[i], hand[j]))) not in legal),
+                None,
+            )  # fmt: skip
+            if pair is not None:
+                for i in pair:
+                    page.click(f'[data-key="hand-{i}"]')
+                page.wait_for_selector("#why")
+                assert "no es un descarte válido" in page.inner_text("#why")
+                assert page.is_disabled("#discard-btn")
+                assert_no_english(page, english, "table with a refused selection")
+                for i in pair:
+                    page.click(f'[data-key="hand-{i}"]')
+                checked_why = True
+        if not ui_turn(page):
+            page.wait_for_timeout(30)
+    assert page.evaluate(STATE)["over"], "the game did not end"
+    assert checked_hint and checked_why
+    page.wait_for_selector("#round-title")
+    page.click("#close-result")
+    page.wait_for_selector("#after")
+    assert page.locator("#sheet tbody tr").count() >= 1
+    assert_no_english(page, english, "finished game")
+    table = link.rsplit("/", 1)[1]
+    record = page.request.get(f"{server.url}/api/tables/{table}/record")
+    assert record.ok
+    from yaniv.record import check, read_record
+
+    lines = record.text().splitlines()
+    assert check(lines).over  # the download is a record `yaniv check` accepts
+    # the history: step by step through the finished game
+    page.click("#history-link")
+    page.wait_for_selector("#replay")
+    steps = len(read_record(lines)) - 1
+    assert page.inner_text("#step-no") == f"paso 1 de {steps}"
+    first = page.inner_text("#narration")
+    assert first.startswith("Ronda 1")
+    assert page.locator("#replay .player").count() == 2
+    assert page.locator("#replay .player[data-seat='0'] .card").count() == 5
+    page.click("#step-next")
+    assert page.inner_text("#step-no") == f"paso 2 de {steps}"
+    assert page.inner_text("#narration") != first
+    page.keyboard.press("ArrowLeft")
+    assert page.inner_text("#narration") == first
+    page.keyboard.press("End")
+    assert page.inner_text("#step-no") == f"paso {steps} de {steps}"
+    assert page.inner_text("#narration").startswith("Fin: gana")
+    assert page.is_disabled("#step-next")
+    assert_no_english(page, english, "history")
     assert not errors, errors

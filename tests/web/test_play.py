@@ -61,14 +61,26 @@ def test_complete_game_nobody_peeks(site: Site, rules: str, people: int, compute
 def test_rematch_same_seats_same_tokens(site: Site) -> None:
     table, players = start_table(site, 2, 1, rules="standard(score_limit=20)", level="beginner")
     play_until(players, game_over(players), timeout=60)
+    watcher = site.connect(table)
+    # consent: one yes is not enough while another person is there; a no takes it back
     players[1].send({"type": "rematch"})
+    players[0].expect("table", where=lambda m: m["table"]["rematch_ready"] == [1])
+    players[1].send({"type": "rematch", "ready": False})
+    players[0].expect("table", where=lambda m: m["table"]["rematch_ready"] == [])
+    players[1].send({"type": "rematch"})
+    players[0].expect("table", where=lambda m: m["table"]["rematch_ready"] == [1])
+    assert site.table(table).rematch is None
+    players[0].send({"type": "rematch"})
     new = [p.expect("rematch")["table"] for p in players]
+    assert watcher.expect("rematch")["table"] == new[0]  # a spectator is told, and watches there
     assert new[0] == new[1] != table
     again = [site.connect(new[0], p.token) for p in players]
     assert [p.seat for p in again] == [0, 1]
     assert again[0].view is not None and again[0].view["round"] == 1
     info = site.client.get(f"/api/tables/{new[0]}").json()
     assert info["status"] == "playing" and info["previous"] == table
+    spectator = site.connect(new[0])  # without a token: a spectator stays a spectator
+    assert spectator.seat is None
     play_until(again, game_over(again), timeout=60)
 
 

@@ -8,6 +8,7 @@ from typing import NoReturn
 from ..bots import BOTS
 from ..table import DEFAULT_TURN_CAP
 from .common import MAX_BOT_TIME_LIMIT_MS, MAX_GAMES, seconds, whole
+from .db import cmd_db
 from .info import cmd_odds, cmd_rules
 from .matches import cmd_arena, cmd_simulate
 from .play import cmd_play, cmd_serve
@@ -169,7 +170,109 @@ def build_parser() -> argparse.ArgumentParser:
         help="seconds after a round's end before the next deal if not everyone is ready, 0 to 3600 (30)",
     )
     p.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
+    limits = p.add_argument_group(
+        "limits and timers",
+        "each also read from YANIV_WEB_<NAME> (an option given here wins); 0 turns a limit off",
+    )
+    limits.add_argument(
+        "--turn-seconds",
+        type=seconds(3600),
+        metavar="S",
+        help="the turn clock of a public table made without one, 0 or 5 to 3600 (45)",
+    )
+    limits.add_argument(
+        "--private-turn-seconds",
+        type=seconds(3600),
+        metavar="S",
+        help="the same for a private table (0: no clock)",
+    )
+    limits.add_argument(
+        "--host-grace",
+        type=seconds(3600),
+        metavar="S",
+        help="seconds the host may be away before the next person hosts (15)",
+    )
+    limits.add_argument(
+        "--full-start",
+        type=seconds(3600),
+        metavar="S",
+        help="seconds after a lobby fills before its game starts itself (20)",
+    )
+    limits.add_argument(
+        "--message-rate",
+        type=seconds(10_000),
+        metavar="N",
+        help="websocket messages a second per connection (20)",
+    )
+    limits.add_argument(
+        "--tables-per-client",
+        type=whole(0, 1_000_000),
+        metavar="N",
+        help="tables one address may make an hour (30)",
+    )
+    limits.add_argument(
+        "--sockets-per-client",
+        type=whole(0, 1_000_000),
+        metavar="N",
+        help="websockets open at once from one address (100)",
+    )
+    limits.add_argument(
+        "--spectators-per-table",
+        type=whole(0, 1_000_000),
+        metavar="N",
+        help="spectators one table takes (500)",
+    )
+    limits.add_argument(
+        "--body-limit", type=whole(0, 1 << 30), metavar="BYTES", help="REST bodies above this get 413 (65536)"
+    )
+    limits.add_argument(
+        "--request-timeout", type=seconds(3600), metavar="S", help="seconds a request may take to arrive (15)"
+    )
+    limits.add_argument(
+        "--allowed-origin",
+        action="append",
+        metavar="HOST",
+        help="a host whose pages may open websockets besides the served one (repeat; * for any)",
+    )
+    limits.add_argument(
+        "--durable",
+        action="store_const",
+        const=True,
+        help="SQLite synchronous=FULL: commits survive a power cut",
+    )
+    limits.add_argument(
+        "--retention-days",
+        type=seconds(36_500),
+        metavar="D",
+        help="days a finished game is kept after its last move (30)",
+    )
+    limits.add_argument(
+        "--abandoned-days",
+        type=seconds(36_500),
+        metavar="D",
+        help="days an untouched game in play is kept (7)",
+    )
+    limits.add_argument(
+        "--lobby-hours", type=seconds(876_000), metavar="H", help="hours an untouched lobby is kept (24)"
+    )
     p.set_defaults(func=cmd_serve)
+
+    p = sub.add_parser("db", help="the web server's database: migrate its schema, copy it elsewhere")
+    inner = p.add_subparsers(dest="db_command", required=True, metavar="{migrate,copy}")
+    m = inner.add_parser("migrate", help="bring a database to this server's schema version (made if empty)")
+    m.add_argument("--db", metavar="URL", help="SQLAlchemy URL or SQLite file (default: the server's own)")
+    m.add_argument("--json", action="store_true", help="the versions found and left, as JSON")
+    c = inner.add_parser(
+        "copy",
+        help="copy every table and record into an empty database (SQLite to PostgreSQL)",
+        description="Copy every table and record into an empty database, e.g. "
+        "yaniv db copy ~/.local/share/yaniv/yaniv.db postgresql://yaniv@db/yaniv. "
+        "Nothing is overwritten: the target must hold no table.",
+    )
+    c.add_argument("source", help="the database to copy from (URL or SQLite file; it must exist)")
+    c.add_argument("target", help="the empty database to copy into (URL or SQLite file)")
+    c.add_argument("--json", action="store_true", help="the counts copied, as JSON")
+    p.set_defaults(func=cmd_db)
 
     p = sub.add_parser("arena", help="seat-rotated matches between bots: win rates, Elo, timings")
     p.add_argument("--rules", default="standard", help="preset, game string or JSON (default standard)")

@@ -135,6 +135,7 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
         from ..web import default_db_url, serve
     except ImportError as e:
         raise UsageError(f"the web server needs its extra: pip install 'yaniv[web]' ({e})") from None
+    limits = _serve_limits(args)
     _check_address(args.host, args.port)
     db = args.db or default_db_url()
     if "://" not in db:  # a plain file name
@@ -142,15 +143,60 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     _check_db(db, given=args.db is not None)
     out.write(f"Yaniv on http://{args.host}:{args.port}/ (tables in {db})\n")
     out.flush()
-    serve(
-        args.host,
-        args.port,
-        db,
-        bot_delay=args.bot_delay,
-        round_pause=args.round_pause,
-        log_level=args.log_level,
-    )
+    try:
+        serve(
+            args.host,
+            args.port,
+            db,
+            bot_delay=args.bot_delay,
+            round_pause=args.round_pause,
+            log_level=args.log_level,
+            limits=limits,
+        )
+    except ValueError as e:  # a bad YANIV_WEB_* variable
+        raise UsageError(str(e)) from None
     return 0
+
+
+_SERVE_LIMITS: dict[str, tuple[str, float]] = {
+    # option (argparse dest) -> (the server's setting, its unit in seconds or 1)
+    "turn_seconds": ("turn_seconds_public", 1),
+    "private_turn_seconds": ("turn_seconds_private", 1),
+    "host_grace": ("host_grace", 1),
+    "full_start": ("full_start", 1),
+    "message_rate": ("message_rate", 1),
+    "tables_per_client": ("tables_per_client", 1),
+    "sockets_per_client": ("sockets_per_client", 1),
+    "spectators_per_table": ("spectators_per_table", 1),
+    "body_limit": ("body_limit", 1),
+    "request_timeout": ("request_timeout", 1),
+    "retention_days": ("finished_retention", 86_400),
+    "abandoned_days": ("abandoned_retention", 86_400),
+    "lobby_hours": ("lobby_retention", 3_600),
+}
+
+
+def _serve_limits(args: argparse.Namespace) -> dict[str, object]:
+    """The server settings given as options (``yaniv serve --turn-seconds 30``), by name.
+
+    The names are those of ``yaniv.web.WebConfig``; the settings no option names stay as the
+    environment (``YANIV_WEB_*``) or the defaults say.
+    """
+    limits: dict[str, object] = {}
+    for option, (name, unit) in _SERVE_LIMITS.items():
+        value = getattr(args, option, None)
+        if value is not None:
+            limits[name] = type(value)(value * unit)
+    for option in ("turn_seconds", "private_turn_seconds"):
+        value = getattr(args, option, None)
+        if value is not None and 0 < value < 5:
+            flag = "--" + option.replace("_", "-")
+            raise UsageError(f"{flag}: a turn clock is 0 (none) or 5 to 3600 seconds, got {value:g}")
+    if getattr(args, "allowed_origin", None):
+        limits["allowed_origins"] = tuple(args.allowed_origin)
+    if getattr(args, "durable", None):
+        limits["durable"] = True
+    return limits
 
 
 def _check_address(host: str, port: int) -> None:

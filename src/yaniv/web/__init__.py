@@ -10,10 +10,21 @@ The limits and timers (:class:`~yaniv.web.config.WebConfig`) come from the envir
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from .app import create_app, default_db_url
 from .config import WebConfig
+from .database import copy_database, migrate_database
 
-__all__ = ["WS_MAX_SIZE", "WebConfig", "create_app", "default_db_url", "serve"]
+__all__ = [
+    "WS_MAX_SIZE",
+    "WebConfig",
+    "copy_database",
+    "create_app",
+    "default_db_url",
+    "migrate_database",
+    "serve",
+]
 
 WS_MAX_SIZE = 1024 * 1024
 """Websocket frames above this many bytes are refused by uvicorn itself (close code 1009);
@@ -29,10 +40,13 @@ def serve(
     round_pause: float | None = 30.0,
     log_level: str = "info",
     config: WebConfig | None = None,
+    limits: Mapping[str, object] | None = None,
 ) -> None:
     """Run the server until interrupted (uvicorn, one process).
 
-    *config* defaults to :meth:`WebConfig.from_env`. Requests have its
+    *config* defaults to :meth:`WebConfig.from_env`; *limits* changes some of its fields
+    (by name: ``{"turn_seconds_public": 30}``, what ``yaniv serve``'s options set), checked
+    (``ValueError`` for an unknown name or a bad value). Requests have its
     ``request_timeout`` to arrive (slowloris: :func:`~yaniv.web.guard.guarded_h11`),
     idle keep-alive connections its ``keep_alive``, request heads its ``max_header_bytes``.
     """
@@ -43,7 +57,7 @@ def serve(
 
     from .guard import guarded_h11
 
-    config = config or WebConfig.from_env()
+    config = (config or WebConfig.from_env()).with_limits(limits or {})
     # the database driver runs in its own thread: hand the interpreter lock over quickly
     sys.setswitchinterval(0.0005)
     app = create_app(db_url, bot_delay=bot_delay, round_pause=round_pause, config=config)

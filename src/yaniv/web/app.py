@@ -11,6 +11,9 @@ Routes (the OpenAPI schema is at ``/openapi.json``, the docs at ``/docs``):
 ``POST /api/quick``            quick match: a seat at an open public table with these rules (or a new one)
 ``GET /api/tables/{id}``       a table's public info (seats, rules, status)
 ``POST /api/tables/{id}/join``  sit down at a table in its lobby; a seat and token come back
+``GET /api/tables/{id}/record``  a finished game's record (JSON Lines, for ``yaniv replay``/``check``)
+``GET /api/tables/{id}/history``  a finished game step by step (the page's replay)
+``GET /t/{id}/history``          the browser app's replay of a finished game
 ``WS /ws/{id}``                play or watch (docs/protocol.md)
 =============================  ==============================================================
 
@@ -36,7 +39,7 @@ from urllib.parse import urlsplit
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field, model_validator
 
@@ -254,6 +257,10 @@ def create_app(
     async def invite(table_id: str) -> FileResponse:
         return page()
 
+    @app.get("/t/{table_id}/history", include_in_schema=False)
+    async def history_page(table_id: str) -> FileResponse:
+        return page()
+
     @app.get("/api/presets", summary="The rule presets")
     async def presets() -> list[dict[str, Any]]:
         """Each preset's name, knobs, seat limits and description in plain words."""
@@ -321,6 +328,45 @@ def create_app(
         if table is None:
             raise HTTPException(404, f"there is no table {table_id[:40]!r}")
         return table.info()
+
+    async def finished(table_id: str) -> Room:
+        table = await hub.get(table_id)
+        if table is None:
+            raise HTTPException(404, f"there is no table {table_id[:40]!r}")
+        game = table.game
+        if table.status != "over" or game is None or not game.over:
+            # the record's header holds the seed, which fixes every deal still to come
+            raise HTTPException(409, "the record and the history are there once the game is over")
+        return table
+
+    @app.get(
+        "/api/tables/{table_id}/record",
+        summary="A finished game's record (JSON Lines)",
+        response_class=Response,
+        responses={200: {"content": {"application/x-ndjson": {}}}},
+    )
+    async def record(table_id: str) -> Response:
+        """The full record of a finished game, one JSON object a line (formats.md §6).
+
+        What ``yaniv replay`` shows and ``yaniv check`` verifies. 409 while the game is on.
+        """
+        table = await finished(table_id)
+        assert table.game is not None
+        body = "".join(json.dumps(e, separators=(",", ":")) + "\n" for e in table.game.events)
+        return Response(
+            body,
+            media_type="application/x-ndjson",
+            headers={"Content-Disposition": f'attachment; filename="yaniv-{table.id}.jsonl"'},
+        )
+
+    @app.get("/api/tables/{table_id}/history", summary="A finished game, step by step")
+    async def game_history(table_id: str) -> dict[str, Any]:
+        """Every step of a finished game, every hand open: what the page's replay steps through.
+
+        409 while the game is on.
+        """
+        table = await finished(table_id)
+        return await asyncio.to_thread(table.history)
 
     @app.post("/api/tables/{table_id}/join", summary="Sit down at a table")
     async def join_table(table_id: str, body: JoinTable) -> SeatTicket:

@@ -119,6 +119,32 @@ class WebConfig:
                 raise ValueError(f"{ENV_PREFIX}{f.name.upper()}={raw!r} is not a valid value") from None
         return dataclasses.replace(cls(), **changes).checked()
 
+    def with_limits(self, limits: Mapping[str, object]) -> WebConfig:
+        """The config with the fields named in *limits* changed, and checked.
+
+        ``ValueError`` for an unknown name, a value of the wrong kind or a negative number.
+        """
+        names = {f.name: f for f in fields(self)}
+        changes: dict[str, Any] = {}
+        for name, value in limits.items():
+            f = names.get(name)
+            if f is None:
+                raise ValueError(f"unknown server setting {name!r}; settings are: {', '.join(names)}")
+            default = f.default
+            if isinstance(default, bool):
+                ok = isinstance(value, bool)
+            elif isinstance(default, int):
+                ok = isinstance(value, int) and not isinstance(value, bool)
+            elif isinstance(default, float):
+                ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+                value = float(value) if ok else value  # type: ignore[arg-type]
+            else:
+                ok = isinstance(value, tuple) and all(isinstance(v, str) for v in value)
+            if not ok:
+                raise ValueError(f"{name} must be like {default!r}, got {value!r}")
+            changes[name] = value
+        return dataclasses.replace(self, **changes).checked()
+
     def checked(self) -> WebConfig:
         """The config itself if every number is 0 or more; ``ValueError`` naming the first that is not."""
         for f in fields(self):

@@ -240,6 +240,7 @@ class Hub:
                     "id": room.id,
                     "rules": str(rules),
                     "description": rules.describe(),
+                    "knobs": rules.to_dict(),
                     "players": room.settings.players,
                     "free": room.free_seats(),
                     "seats": [{"name": s.name, "kind": s.kind, "level": s.level} for s in room.seats],

@@ -38,7 +38,9 @@ from typing import TYPE_CHECKING, Any
 from ..actions import Action
 from ..errors import IllegalActionError
 from ..game import Game
+from ..record import read_record
 from ..table import Decision, DecisionKind, Move, Table, TurnClock
+from .assist import hint, history, score_sheet, why_not
 from .protocol import ProtocolError
 from .robots import make_player, play, players_for, think, thinks_long
 from .seats import Connection, Seat, TableSettings, seat_computers, seat_of_token
@@ -101,6 +103,11 @@ class Room:
         self.created_at = hub.now()
         self.action_ids: dict[tuple[int, str], int] = {}
         self.ready: set[int] = set()
+        self.rematch_ready: set[int] = set()
+        """The seats whose person has said yes to a rematch (after the game)."""
+        self._hints: dict[tuple[int, int], dict[str, Any]] = {}
+        """Hints given, by (seat, version): asking twice costs one search."""
+        self._history: dict[str, Any] | None = None
         self.round_ended_at: float | None = None
         self.host_away_since: float | None = hub.now()
         """Since when the host has had no connection (``None``: the host is here)."""
@@ -221,6 +228,7 @@ class Room:
             "version": self.version,
             "round": game.round_no if game is not None else 0,
             "ready": sorted(self.ready),
+            "rematch_ready": sorted(self.rematch_ready),
             "rematch": self.rematch,
             "previous": self.previous,
         }
@@ -243,6 +251,7 @@ class Room:
         view["round"] = game.round_no
         view["game_over"] = game.over
         view["winners"] = list(game.winners)
+        view["sheet"] = score_sheet(game)
         return view
 
     def deadlines(self) -> list[dict[str, Any]]:
@@ -397,6 +406,7 @@ class Room:
                 s.clients.discard(client)
                 if not s.clients:
                     self.ready.discard(i)
+                    self.rematch_ready.discard(i)
                     if s.host:
                         self.host_away_since = self.hub.now()
         if client.joined and not self.closed:
@@ -433,7 +443,11 @@ class Room:
         elif kind == "replace":
             await self.replace(seat, msg["seat"], msg.get("level"))
         elif kind == "rematch":
-            await self.on_rematch(seat, client)
+            await self.on_rematch(seat, client, msg.get("ready", True))
+        elif kind == "check":
+            self.on_check(seat, msg["parsed"], client)
+        elif kind == "hint":
+            await self.on_hint(seat, client)
         elif kind == "leave":
             await lobby.leave(self, seat)
         elif kind == "kick":
@@ -555,21 +569,79 @@ class Room:
         if self.table is not None:
             self.table.seat(seat, make_player(level))
 
-    async def on_rematch(self, seat: int, client: Connection) -> None:
-        """After the game: a new table with the same rules and seats (and the same seat tokens)."""
+    async def on_rematch(self, seat: int, client: Connection, ready: bool = True) -> None:
+        """After the game: *seat* says yes (or no longer) to a rematch.
+
+        When every person present has said yes, a new table with the same rules and seats
+        (and the same seat tokens) is dealt and everyone, spectators too, is told its id;
+        the spectators stay spectators there. Once made, asking again just names it.
+        """
         async with self.lock:
             if self.game is None or not self.game.over:
                 raise ProtocolError("not_allowed", "a rematch follows a finished game")
-            if self.rematch is None:
-                room = await self.hub.create_rematch(self)
-                self.rematch = room.id
-                await self.save()
-                text = _json({"type": "rematch", "table": room.id})
-                for c in self.connections():
-                    c.send(text)
-                self.broadcast_table()
-            else:
+            if self.rematch is not None:
                 client.send({"type": "rematch", "table": self.rematch})
+                return
+            if ready:
+                self.rematch_ready.add(seat)
+            else:
+                self.rematch_ready.discard(seat)
+            here = self.people_here() | {seat} if ready else self.people_here()
+            if not ready or not here <= self.rematch_ready:
+                self.broadcast_table()
+                return
+            room = await self.hub.create_rematch(self)
+            self.rematch = room.id
+            await self.save()
+            text = _json({"type": "rematch", "table": room.id})
+            for c in self.connections():
+                c.send(text)
+            self.broadcast_table()
+
+    def on_check(self, seat: int, action: Action, client: Connection) -> None:
+        """Would *action* be legal for *seat* now? The engine's reason if not (nothing changes)."""
+        table = self.table
+        if table is None:
+            raise ProtocolError("not_started", "the game has not started yet")
+        reason = why_not(table, seat, action)
+        client.send(
+            {
+                "type": "check",
+                "version": table.version,
+                "action": action.to_json(),
+                "ok": reason is None,
+                "reason": reason,
+            }
+        )
+
+    async def on_hint(self, seat: int, client: Connection) -> None:
+        """The terminal game's hint for *seat* (the expert's move, the odds of a Yaniv call).
+
+        Only for a decision of the seat's own; the search runs off the event loop, and a
+        position asked again is answered from memory.
+        """
+        table = self.table
+        if table is None:
+            raise ProtocolError("not_started", "the game has not started yet")
+        if table.decision_of(seat) is None or table.game.round.is_over:
+            raise ProtocolError("not_allowed", "hints are for your turn")
+        version = table.version
+        key = (seat, version)
+        answer = self._hints.get(key)
+        if answer is None:
+            view = table.view(seat)
+            answer = await asyncio.to_thread(hint, view, f"{self.id}-{version}-{seat}")
+            self._hints = {k: v for k, v in self._hints.items() if k[1] >= version - 20}
+            self._hints[key] = answer
+        client.send({"type": "hint", "version": version, **answer})
+
+    def history(self) -> dict[str, Any]:
+        """The finished game step by step (:func:`~yaniv.web.assist.history`), made once."""
+        if self._history is None:
+            game = self.game
+            assert game is not None and game.over
+            self._history = history(read_record(json.dumps(e) for e in game.events))
+        return self._history
 
     # ----------------------------------------------------------------- changes
 

@@ -36,6 +36,7 @@ import asyncio
 import contextlib
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,6 +44,7 @@ from sqlalchemy import (
     Float,
     Integer,
     String,
+    Table,
     Text,
     UniqueConstraint,
     delete,
@@ -59,7 +61,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.pool import StaticPool
 
-__all__ = ["LineRow", "Store", "StoredTable", "async_url"]
+__all__ = ["SCHEMA_VERSION", "LineRow", "Store", "StoredTable", "async_url", "copy_store", "schema_version"]
 
 _ASYNC_DRIVERS = {"sqlite": "aiosqlite", "postgresql": "psycopg", "mysql": "aiomysql", "mariadb": "aiomysql"}
 _SYNC_DRIVERS = {"pysqlite", "psycopg2", "pg8000", "pymysql", "mysqldb", "mysqlconnector", ""}
@@ -165,7 +167,6 @@ class Store:
             sync = "FULL" if self.durable else "NORMAL"
             event.listen(self.engine.sync_engine, "connect", lambda c, r: _sqlite_pragmas(c, sync))
         async with self.engine.begin() as conn:
-            await conn.run_sync(_Base.metadata.create_all)
             await conn.run_sync(_migrate)
         self._queue = asyncio.Queue()
         self._writer = asyncio.create_task(self._write_loop())
@@ -345,13 +346,93 @@ class Store:
             await conn.execute(update(_TableRow).where(_TableRow.id == table_id).values(updated=when))
 
 
-def _migrate(conn: Connection) -> None:
-    """Bring a database made by an older server up to the schema (the ``updated`` column)."""
+class _SchemaRow(_Base):
+    __tablename__ = "schema_version"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    version: Mapped[int] = mapped_column(Integer)
+
+
+def _add_updated(conn: Connection) -> None:
+    """1: tables get ``updated`` (the clean-up of old tables), set to when they were made."""
     columns = {c["name"] for c in inspect(conn).get_columns("tables")}
     if "updated" not in columns:
         conn.execute(text("ALTER TABLE tables ADD COLUMN updated FLOAT"))
         conn.execute(text("CREATE INDEX IF NOT EXISTS ix_tables_updated ON tables (updated)"))
     conn.execute(text("UPDATE tables SET updated = created WHERE updated IS NULL"))
+
+
+MIGRATIONS: tuple[Callable[[Connection], None], ...] = (_add_updated,)
+"""The schema's steps, in order: a database at version *v* has had the first *v* applied."""
+
+SCHEMA_VERSION = len(MIGRATIONS)
+"""The schema version this server writes (``schema_version`` in the database)."""
+
+
+def schema_version(conn: Connection) -> int | None:
+    """The database's schema version (0: made before versions were kept; None: no schema yet)."""
+    names = set(inspect(conn).get_table_names())
+    if "tables" not in names:
+        return None
+    if "schema_version" not in names:
+        return 0
+    row = conn.execute(select(_SchemaRow.version).where(_SchemaRow.id == 1)).first()
+    return 0 if row is None else int(row.version)
+
+
+def _migrate(conn: Connection) -> None:
+    """Make the schema, or bring an older one up to :data:`SCHEMA_VERSION`, step by step.
+
+    Refuses a database of a newer server (its schema is not known here): nothing is changed.
+    """
+    found = schema_version(conn)
+    if found is not None and found > SCHEMA_VERSION:
+        raise RuntimeError(
+            f"the database has schema version {found}, newer than this server's {SCHEMA_VERSION}: "
+            "upgrade yaniv to use it"
+        )
+    _Base.metadata.create_all(conn)
+    start = 0 if found is None else found
+    for step in MIGRATIONS[start:]:
+        step(conn)
+    if conn.execute(select(_SchemaRow.id)).first() is None:
+        conn.execute(insert(_SchemaRow).values(id=1, version=SCHEMA_VERSION))
+    else:
+        conn.execute(update(_SchemaRow).where(_SchemaRow.id == 1).values(version=SCHEMA_VERSION))
+
+
+async def copy_store(source: str, target: str, *, batch: int = 2000) -> tuple[int, int]:
+    """Copy every table and record line from the database *source* to *target*; (tables, lines).
+
+    For moving a server from its SQLite file to PostgreSQL (``yaniv db copy``). Both
+    are brought to the current schema first. *target* must hold no table: nothing is
+    ever overwritten or merged (``ValueError`` otherwise). Every row is copied as it is
+    (ids, times, seats' hashed tokens, action ids) in one transaction on *target*, so a
+    failed copy leaves it empty.
+    """
+    src, dst = Store(source), Store(target)
+    await src.open()
+    try:
+        await dst.open()
+        try:
+            assert src.engine is not None and dst.engine is not None
+            async with dst.engine.begin() as out:
+                if (await out.execute(select(_TableRow.id).limit(1))).first() is not None:
+                    raise ValueError("the target already holds tables: copy into an empty database")
+                counts = [0, 0]
+                async with src.engine.connect() as inp:
+                    for k, table in enumerate((_TableRow.__table__, _LineRow.__table__)):
+                        assert isinstance(table, Table)
+                        columns = [c.name for c in table.columns]
+                        result = await inp.stream(select(table).order_by(*table.primary_key))
+                        async for part in result.partitions(batch):
+                            rows = [dict(zip(columns, r, strict=True)) for r in part]
+                            await out.execute(insert(table), rows)
+                            counts[k] += len(rows)
+            return counts[0], counts[1]
+        finally:
+            await dst.close()
+    finally:
+        await src.close()
 
 
 def _settle(future: asyncio.Future[None], err: BaseException | None) -> None:

@@ -1,17 +1,27 @@
 // Cards drawn with CSS: rank in the corners, the suit in the middle, a colour per suit.
+// Their names (screen readers, the joker in the log) are in the player's language.
+import { t } from "./i18n.js";
 
 const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const SUIT_NAMES = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
 
 export function parseCard(code) {
-  if (code === "JK") return { rank: "★", suit: "joker", symbol: "🃏", label: "Joker" };
+  if (code === "JK") return { rank: "★", suit: "joker", symbol: "🃏", label: t("joker"), name: t("joker") };
   const rank = code.slice(0, -1);
   const s = code.slice(-1);
-  return { rank, suit: SUIT_NAMES[s], symbol: SUITS[s], label: `${rank}${SUITS[s]}` };
+  const spoken = ["A", "J", "Q", "K"].includes(rank) ? t(`rank_${rank}`) : rank;
+  return { rank, suit: SUIT_NAMES[s], symbol: SUITS[s], label: `${rank}${SUITS[s]}`, name: t("cardOf", { rank: spoken, suit: t(`suit_${s}`) }) };
 }
 
 export function cardText(code) {
-  return parseCard(code).label;
+  const label = parseCard(code).label;
+  // in right-to-left text a card reads left to right ("K♠", not "♠K"): a bidi isolate
+  const rtl = typeof document !== "undefined" && document.documentElement.dir === "rtl";
+  return rtl ? `\u2066${label}\u2069` : label;
+}
+
+export function cardName(code) {
+  return parseCard(code).name;
 }
 
 // A card as an element: a <button> when it can be chosen, else a <span>.
@@ -20,7 +30,7 @@ export function cardElement(code, { button = false, small = false, selected = fa
   const el = document.createElement(button ? "button" : "span");
   el.className = `card suit-${c.suit}${small ? " small" : ""}${selected ? " selected" : ""} ${extra}`.trim();
   el.dataset.card = code;
-  el.setAttribute("aria-label", c.label);
+  el.setAttribute("aria-label", c.name);
   if (button) {
     el.type = "button";
     el.setAttribute("aria-pressed", selected ? "true" : "false");

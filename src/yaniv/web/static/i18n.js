@@ -1,8 +1,8 @@
-// UI text in English, German, Finnish, Slovenian and Spanish.
+// UI text in English, German, Finnish, Slovenian, Spanish and Hebrew (right to left).
 // t(key, vars) fills {name} placeholders; the language comes from the browser
 // (navigator.languages) unless the player picked one (localStorage "yaniv.lang").
 
-export const LANGUAGES = { en: "English", de: "Deutsch", fi: "Suomi", sl: "Slovenščina", es: "Español" };
+export const LANGUAGES = { en: "English", de: "Deutsch", fi: "Suomi", sl: "Slovenščina", es: "Español", he: "עברית" };
 
 const TEXT = {
   en: {
@@ -217,10 +217,713 @@ const TEXT = {
   },
 };
 
+
+// More text: play aids, after the game, the server's errors, the engine's reasons, the rules.
+const MORE = {
+  en: {
+    eng_slapOff: "Slapping a drawn card is not played under these rules.",
+    eng_slapWhen: "You may only slap the card you just drew from the stock, before the next player acts.",
+    eng_slapWhich: "You may only slap the card you just drew ({card}).",
+    eng_slapFit: "{card} does not fit your discard.",
+    eng_swapOff: "The joker exchange is not played under these rules.",
+    eng_swapTake: "The joker exchange is your take: discard first.",
+    eng_swapTurn: "The joker exchange replaces your whole turn: you have discarded.",
+    eng_swapNone: "No joker in the previous discard stands for {card} that you hold.",
+    eng_asefOff: "Asef is not played under these rules.",
+    eng_asefNeeds: "Asef needs exactly one card at the start of your turn, discarded, and a stock.",
+    eng_noPrevious: "There is no previous discard to take from: draw.",
+    eng_takeWhich: "You may not take {card}: you may take {offered} or draw.",
+    eng_notHeld: "You do not hold {card}.",
+    eng_gameOver: "The game is over.",
+    eng_nothing: "{name} has nothing to decide now.",
+    customRules: "Own rules", presetChanged: "{name}, changed",
+    keys: "Keys: click or Enter/Space on cards, D discard, S stock, Y Yaniv, H hint, N next round, Esc close the result",
+    players: "Players", lastMove: "last", hintBtn: "Hint", hintIs: "Hint", odds: "A Yaniv call now succeeds with probability {p}%.",
+    hintPass: "let the drawn card go", hintYaniv: "call Yaniv", hintAsef: "call Asef", hintDraw: "draw from the stock",
+    hintDiscard: "discard {cards}", hintTake: "take {card}", hintSwap: "give your {card} for the joker that stands for it",
+    hintSlap: "slap {card} onto your discard", scoreSheet: "Score sheet", totalAfter: "total after the round: {n}",
+    noRoundsYet: "No round has ended yet.", showResult: "Show the round's result", closeResult: "Close and see the table",
+    seeTable: "See the table", rematchWatch: "The players may start a rematch; you will watch it too.",
+    rematchCancel: "Not ready after all", rematchReady: "Ready for a rematch: {names}", history: "Replay the game step by step",
+    download: "Download the record", soundHint: "a sound when it is your turn", soundOn: "sound on", soundOff: "sound off",
+    historyLater: "The history is there once the game is over.", backToTable: "Back to the table", back: "back", forward: "next",
+    stepOf: "step {n} of {of}", historyOf: "Table {id}: the game", roundN: "Round {n}",
+    replayKeys: "Keys: ← and → step, Home and End jump to the start and the end",
+    cardOf: "{rank} of {suit}", joker: "Joker", suit_S: "spades", suit_H: "hearts", suit_D: "diamonds", suit_C: "clubs",
+    rank_A: "ace", rank_J: "jack", rank_Q: "queen", rank_K: "king",
+    presetChanges: "Compared with the standard rules:", presetSame: "The standard rules.", presetDefaults: "this preset: {n}",
+    seatsAllowed: "these rules: {min} to {max} players",
+    err_bad_json: "The message was not understood.", err_too_big: "The message is too big.", err_binary: "The message was not understood.",
+    err_bad_message: "The message was not understood.", err_unknown_type: "The message was not understood.",
+    err_bad_field: "A value in the message is not allowed.", err_bad_text: "The text is not well-formed.",
+    err_bad_action: "That is not a move.", err_not_joined: "Not connected to the table yet.", err_already_joined: "Already connected.",
+    err_bad_token: "That seat link does not belong to this table.", err_unknown_table: "There is no such table.",
+    err_not_seated: "Spectators watch: only the players at the table may do that.", err_not_host: "Only the host may do that.",
+    err_not_started: "The game has not started yet.", err_started: "The game has started: that is no longer possible.",
+    err_not_allowed: "That is not possible now.", err_bad_settings: "These settings are not possible with these rules.",
+    err_stale: "The game moved on before your move arrived: look again and choose anew.",
+    err_illegal: "That move is not allowed now.", err_storage: "The move could not be saved, so it did not count: try again.",
+    err_server_error: "The server could not handle that; nothing changed.",
+    err_rate_limited: "Too many messages: the connection closes; it reconnects by itself.",
+    err_no_hello: "The connection took too long to start.", err_full: "This table has as many spectators as it takes.",
+    eng_notYourTurn: "It is not your turn: {name} is to play.", eng_yanivValue: "Your hand is worth {n}: Yaniv needs {m} or less.",
+    eng_yanivStart: "Yaniv may only be called at the start of your turn, before discarding.",
+    eng_discarded: "You have already discarded: now draw or take a card.", eng_takeFirst: "Discard first, then take a card.",
+    eng_stockEmpty: "The stock is empty: take a card from the previous discard.",
+    eng_jokersAlone: "{cards} is not a legal discard: jokers alone are not a combination.",
+    eng_jokersSets: "{cards} is not a legal discard: jokers may not join a set under these rules.",
+    eng_setSize: "{cards} is not a legal discard: a set needs {n} or more cards.",
+    eng_oneRank: "{cards} is not a legal discard: a set needs one rank, a run one suit.",
+    eng_runThree: "{cards} is not a legal discard: a run needs three or more cards.",
+    eng_jokerGap: "{cards} is not a legal discard: a joker may only fill a gap inside a run.",
+    eng_kingRun: "{cards} is not a legal discard: runs with a king are not played under these rules.",
+    eng_ascending: "{cards} is not a legal discard: lay a run in ascending order.",
+    eng_aceLow: "{cards} is not a legal discard: the ace is low (A-2-3), Q-K-A is not a run.",
+    eng_notConsecutive: "{cards} is not a legal discard: the cards are not consecutive cards of one suit with jokers in the gaps.",
+    rest_404: "There is no such table.", rest_409: "You cannot sit down there: the table is full or has started, or the name is taken.",
+    rest_413: "The request is too big.", rest_422: "A value in the form is not allowed.",
+    rest_429: "This address has made many tables lately: try again later or join an open table.",
+    rest_nameTaken: "Someone at this table is already called {other}.", rest_nameLike: "{name} looks too much like {other}, who sits at this table.",
+    rest_nameLength: "A name has 1 to 24 characters.", rest_nameChars: "A name may hold neither brackets nor invisible or control characters.",
+    rest_tableFull: "This table is full: every seat is taken (you can watch the game).",
+    rest_tableStarted: "The game has started: you can watch it.", rest_playersRange: "These rules allow {min} to {max} players, not {n}.",
+    r_decks: "{n} deck(s) of 54 cards (52 and 2 jokers).", r_players: "{min} to {max} players; each gets {hand} cards.",
+    r_threshold: "Yaniv may be called with {n} points or less.", r_thresholdLt: "Yaniv may be called with less than {n} points.",
+    r_assaf: "Assaf: a caller who is matched or beaten scores his hand + {n}.", r_assafFlat: "Assaf: a caller who is matched or beaten scores {n}.",
+    r_limit: "Over {n} points you are out; the last player left wins.",
+    r_halving: "A total landing exactly on {list} is halved.", r_minus50: "A total landing exactly on {list} goes down by 50.",
+    r_setSize: "A set needs {n} or more cards of the same rank.", r_jokersSets: "Jokers may join sets.",
+    r_noKingRuns: "Runs with a king are not played.", r_pickup_first_or_last: "After discarding you take the top of the stock or the first or last card of the previous discard.",
+    r_pickup_top_only: "After discarding you take the top of the stock or the top card of the previous discard.",
+    r_pickup_ends_or_any_of_set: "After discarding you take the top of the stock, an end of the previous run or any card of the previous set.",
+    r_swap_as_draw: "A joker in the previous discard may be exchanged for the card it stands for, as your take.",
+    r_swap_as_turn: "A joker in the previous discard may be exchanged for the card it stands for, as your whole turn.",
+    r_slap_same_rank: "A card drawn from the stock of the same rank as your discard may be slapped onto it at once.",
+    r_slap_fits_meld: "A card drawn from the stock that fits your discard may be slapped onto it at once.",
+    r_asef: "Asef: a blind call with one card in hand.", r_falseYaniv: "A Yaniv out of turn costs {n} points.",
+    r_kingHearts: "The king of hearts counts 0.", r_assaferHand: "The Assafer scores his hand.",
+    r_callerStarts: "The caller starts the next round.", r_firstRandom: "The first round's starter is drawn at random.",
+    preset_standard: "Standard", "preset_german-wiki": "German (Wikipedia)", preset_finnish: "Finnish", "preset_slovenian-yanef": "Slovenian (Yanef)",
+    "preset_spanish-zone": "Spanish zone", "preset_spanish-zone-y5": "Spanish zone, Yaniv at 5",
+    "preset_spanish-zone-out100": "Spanish zone, out over 100", "preset_spanish-zone-y5-out100": "Spanish zone, Yaniv at 5, out over 100",
+    preset_jdross: "J. D. Ross",
+  },
+  de: {
+    eng_slapOff: "Nachlegen einer gezogenen Karte gibt es nach diesen Regeln nicht.",
+    eng_slapWhen: "Nachlegen darfst du nur die eben vom Stapel gezogene Karte, bevor der Nächste zieht.",
+    eng_slapWhich: "Nachlegen darfst du nur die eben gezogene Karte ({card}).",
+    eng_slapFit: "{card} passt nicht zu deinem Abwurf.",
+    eng_swapOff: "Jokertausch gibt es nach diesen Regeln nicht.",
+    eng_swapTake: "Der Jokertausch ist deine Aufnahme: erst abwerfen.",
+    eng_swapTurn: "Der Jokertausch ersetzt deinen ganzen Zug: du hast schon abgeworfen.",
+    eng_swapNone: "Kein Joker im vorigen Abwurf steht für deine {card}.",
+    eng_asefOff: "Asef gibt es nach diesen Regeln nicht.",
+    eng_asefNeeds: "Asef braucht genau eine Karte zu Beginn deines Zugs, abgeworfen, und einen Stapel.",
+    eng_noPrevious: "Es gibt keinen vorigen Abwurf zum Nehmen: zieh vom Stapel.",
+    eng_takeWhich: "{card} darfst du nicht nehmen: du darfst {offered} nehmen oder ziehen.",
+    eng_notHeld: "Du hast {card} nicht auf der Hand.",
+    eng_gameOver: "Das Spiel ist vorbei.",
+    eng_nothing: "{name} hat gerade nichts zu entscheiden.",
+    customRules: "Eigene Regeln", presetChanged: "{name}, geändert",
+    keys: "Tasten: Klick oder Enter/Leertaste auf Karten, D abwerfen, S Stapel, Y Yaniv, H Tipp, N nächste Runde, Esc Ergebnis schließen",
+    players: "Spieler", lastMove: "zuletzt", hintBtn: "Tipp", hintIs: "Tipp", odds: "Ein Yaniv jetzt gelingt mit {p} % Wahrscheinlichkeit.",
+    hintPass: "die gezogene Karte liegen lassen", hintYaniv: "Yaniv sagen", hintAsef: "Asef sagen", hintDraw: "vom Stapel ziehen",
+    hintDiscard: "{cards} abwerfen", hintTake: "{card} nehmen", hintSwap: "deine {card} gegen den Joker tauschen, der für sie steht",
+    hintSlap: "{card} auf deinen Abwurf nachlegen", scoreSheet: "Punkteliste", totalAfter: "Stand nach der Runde: {n}",
+    noRoundsYet: "Noch keine Runde ist zu Ende.", showResult: "Rundenergebnis zeigen", closeResult: "Schließen und Tisch ansehen",
+    seeTable: "Tisch ansehen", rematchWatch: "Die Spieler können eine Revanche beginnen; du schaust auch dort zu.",
+    rematchCancel: "Doch nicht bereit", rematchReady: "Bereit zur Revanche: {names}", history: "Das Spiel Schritt für Schritt nachspielen",
+    download: "Spielprotokoll herunterladen", soundHint: "ein Ton, wenn du dran bist", soundOn: "Ton an", soundOff: "Ton aus",
+    historyLater: "Der Spielverlauf ist da, sobald das Spiel vorbei ist.", backToTable: "Zurück zum Tisch", back: "zurück", forward: "weiter",
+    stepOf: "Schritt {n} von {of}", historyOf: "Tisch {id}: das Spiel", roundN: "Runde {n}",
+    replayKeys: "Tasten: ← und → blättern, Pos1 und Ende springen an den Anfang und ans Ende",
+    cardOf: "{suit}-{rank}", joker: "Joker", suit_S: "Pik", suit_H: "Herz", suit_D: "Karo", suit_C: "Kreuz",
+    rank_A: "Ass", rank_J: "Bube", rank_Q: "Dame", rank_K: "König",
+    presetChanges: "Anders als die Standardregeln:", presetSame: "Die Standardregeln.", presetDefaults: "in dieser Variante: {n}",
+    seatsAllowed: "diese Regeln: {min} bis {max} Spieler",
+    err_bad_json: "Die Nachricht wurde nicht verstanden.", err_too_big: "Die Nachricht ist zu groß.", err_binary: "Die Nachricht wurde nicht verstanden.",
+    err_bad_message: "Die Nachricht wurde nicht verstanden.", err_unknown_type: "Die Nachricht wurde nicht verstanden.",
+    err_bad_field: "Ein Wert in der Nachricht ist nicht erlaubt.", err_bad_text: "Der Text ist fehlerhaft.",
+    err_bad_action: "Das ist kein Zug.", err_not_joined: "Noch nicht mit dem Tisch verbunden.", err_already_joined: "Schon verbunden.",
+    err_bad_token: "Dieser Platz-Link gehört nicht zu diesem Tisch.", err_unknown_table: "Diesen Tisch gibt es nicht.",
+    err_not_seated: "Zuschauer schauen zu: nur die Spieler am Tisch dürfen das.", err_not_host: "Nur der Gastgeber darf das.",
+    err_not_started: "Das Spiel hat noch nicht begonnen.", err_started: "Das Spiel läuft: das geht nicht mehr.",
+    err_not_allowed: "Das geht gerade nicht.", err_bad_settings: "Diese Einstellungen passen nicht zu diesen Regeln.",
+    err_stale: "Das Spiel ging weiter, bevor dein Zug ankam: schau noch einmal und wähle neu.",
+    err_illegal: "Dieser Zug ist jetzt nicht erlaubt.", err_storage: "Der Zug konnte nicht gespeichert werden und zählt nicht: versuch es noch einmal.",
+    err_server_error: "Der Server konnte das nicht bearbeiten; nichts hat sich geändert.",
+    err_rate_limited: "Zu viele Nachrichten: die Verbindung wird getrennt und baut sich neu auf.",
+    err_no_hello: "Die Verbindung hat zu lange gebraucht.", err_full: "Dieser Tisch hat schon so viele Zuschauer, wie er aufnimmt.",
+    eng_notYourTurn: "Du bist nicht dran: {name} ist am Zug.", eng_yanivValue: "Deine Hand zählt {n}: für Yaniv brauchst du {m} oder weniger.",
+    eng_yanivStart: "Yaniv darf man nur zu Beginn des eigenen Zugs sagen, vor dem Abwerfen.",
+    eng_discarded: "Du hast schon abgeworfen: jetzt ziehen oder eine Karte nehmen.", eng_takeFirst: "Erst abwerfen, dann eine Karte nehmen.",
+    eng_stockEmpty: "Der Stapel ist leer: nimm eine Karte vom vorigen Abwurf.",
+    eng_jokersAlone: "{cards} ist kein erlaubter Abwurf: Joker allein sind keine Kombination.",
+    eng_jokersSets: "{cards} ist kein erlaubter Abwurf: Joker dürfen nach diesen Regeln nicht in einen Satz.",
+    eng_setSize: "{cards} ist kein erlaubter Abwurf: ein Satz braucht {n} oder mehr Karten.",
+    eng_oneRank: "{cards} ist kein erlaubter Abwurf: ein Satz braucht einen Rang, eine Folge eine Farbe.",
+    eng_runThree: "{cards} ist kein erlaubter Abwurf: eine Folge braucht drei oder mehr Karten.",
+    eng_jokerGap: "{cards} ist kein erlaubter Abwurf: ein Joker darf nur eine Lücke in einer Folge füllen.",
+    eng_kingRun: "{cards} ist kein erlaubter Abwurf: Folgen mit König gibt es nach diesen Regeln nicht.",
+    eng_ascending: "{cards} ist kein erlaubter Abwurf: lege eine Folge aufsteigend.",
+    eng_aceLow: "{cards} ist kein erlaubter Abwurf: das Ass ist niedrig (A-2-3), D-K-A ist keine Folge.",
+    eng_notConsecutive: "{cards} ist kein erlaubter Abwurf: die Karten sind keine Folge einer Farbe mit Jokern in den Lücken.",
+    rest_404: "Diesen Tisch gibt es nicht.", rest_409: "Dort kannst du dich nicht hinsetzen: der Tisch ist voll oder das Spiel läuft, oder der Name ist vergeben.",
+    rest_413: "Die Anfrage ist zu groß.", rest_422: "Ein Wert im Formular ist nicht erlaubt.",
+    rest_429: "Von dieser Adresse wurden zuletzt viele Tische eröffnet: versuch es später oder setz dich an einen offenen Tisch.",
+    rest_nameTaken: "Jemand an diesem Tisch heißt schon {other}.", rest_nameLike: "{name} sieht {other} zu ähnlich, der an diesem Tisch sitzt.",
+    rest_nameLength: "Ein Name hat 1 bis 24 Zeichen.", rest_nameChars: "Ein Name darf keine Klammern und keine unsichtbaren oder Steuerzeichen enthalten.",
+    rest_tableFull: "Dieser Tisch ist voll: jeder Platz ist besetzt (du kannst zuschauen).",
+    rest_tableStarted: "Das Spiel läuft schon: du kannst zuschauen.", rest_playersRange: "Diese Regeln erlauben {min} bis {max} Spieler, nicht {n}.",
+    r_decks: "{n} Blatt mit je 54 Karten (52 und 2 Joker).", r_players: "{min} bis {max} Spieler; jeder bekommt {hand} Karten.",
+    r_threshold: "Yaniv darf man mit {n} Punkten oder weniger sagen.", r_thresholdLt: "Yaniv darf man mit weniger als {n} Punkten sagen.",
+    r_assaf: "Assaf: wer Yaniv sagt und erreicht oder unterboten wird, bekommt seine Hand + {n}.", r_assafFlat: "Assaf: wer Yaniv sagt und erreicht oder unterboten wird, bekommt {n}.",
+    r_limit: "Über {n} Punkten ist man raus; wer übrig bleibt, gewinnt.",
+    r_halving: "Ein Stand von genau {list} wird halbiert.", r_minus50: "Ein Stand von genau {list} sinkt um 50.",
+    r_setSize: "Ein Satz braucht {n} oder mehr Karten gleichen Rangs.", r_jokersSets: "Joker dürfen in Sätze.",
+    r_noKingRuns: "Folgen mit König gibt es nicht.", r_pickup_first_or_last: "Nach dem Abwerfen nimmt man die oberste Stapelkarte oder die erste oder letzte Karte des vorigen Abwurfs.",
+    r_pickup_top_only: "Nach dem Abwerfen nimmt man die oberste Stapelkarte oder die oberste Karte des vorigen Abwurfs.",
+    r_pickup_ends_or_any_of_set: "Nach dem Abwerfen nimmt man die oberste Stapelkarte, ein Ende der vorigen Folge oder eine beliebige Karte des vorigen Satzes.",
+    r_swap_as_draw: "Ein Joker im vorigen Abwurf darf gegen die Karte getauscht werden, für die er steht – als Aufnahme.",
+    r_swap_as_turn: "Ein Joker im vorigen Abwurf darf gegen die Karte getauscht werden, für die er steht – als ganzer Zug.",
+    r_slap_same_rank: "Eine gezogene Karte gleichen Rangs wie dein Abwurf darf sofort nachgelegt werden.",
+    r_slap_fits_meld: "Eine gezogene Karte, die zu deinem Abwurf passt, darf sofort nachgelegt werden.",
+    r_asef: "Asef: eine Blindansage mit einer Karte auf der Hand.", r_falseYaniv: "Ein Yaniv außer der Reihe kostet {n} Punkte.",
+    r_kingHearts: "Der Herz-König zählt 0.", r_assaferHand: "Wer Assaf macht, bekommt seine Hand.",
+    r_callerStarts: "Wer Yaniv gesagt hat, beginnt die nächste Runde.", r_firstRandom: "Wer die erste Runde beginnt, wird ausgelost.",
+    preset_standard: "Standard", "preset_german-wiki": "Deutsch (Wikipedia)", preset_finnish: "Finnisch", "preset_slovenian-yanef": "Slowenisch (Yanef)",
+    "preset_spanish-zone": "Spanische Zone", "preset_spanish-zone-y5": "Spanische Zone, Yaniv bei 5",
+    "preset_spanish-zone-out100": "Spanische Zone, raus über 100", "preset_spanish-zone-y5-out100": "Spanische Zone, Yaniv bei 5, raus über 100",
+    preset_jdross: "J. D. Ross",
+  },
+  fi: {
+    eng_slapOff: "Nostetun kortin lyöntiä ei pelata näillä säännöillä.",
+    eng_slapWhen: "Voit lyödä vain juuri pakasta nostamasi kortin, ennen kuin seuraava pelaa.",
+    eng_slapWhich: "Voit lyödä vain juuri nostamasi kortin ({card}).",
+    eng_slapFit: "{card} ei sovi heittoosi.",
+    eng_swapOff: "Jokerin vaihtoa ei pelata näillä säännöillä.",
+    eng_swapTake: "Jokerin vaihto on nostosi: heitä ensin.",
+    eng_swapTurn: "Jokerin vaihto korvaa koko vuorosi: olet jo heittänyt.",
+    eng_swapNone: "Mikään edellisen heiton jokeri ei ole kortin {card} paikalla.",
+    eng_asefOff: "Asefia ei pelata näillä säännöillä.",
+    eng_asefNeeds: "Asef vaatii tasan yhden kortin vuoron alussa, heitettynä, ja pakan.",
+    eng_noPrevious: "Edellistä heittoa ei ole, josta ottaa: nosta pakasta.",
+    eng_takeWhich: "Et voi ottaa korttia {card}: voit ottaa {offered} tai nostaa.",
+    eng_notHeld: "Sinulla ei ole korttia {card}.",
+    eng_gameOver: "Peli on päättynyt.",
+    eng_nothing: "Pelaajalla {name} ei ole nyt mitään päätettävää.",
+    customRules: "Omat säännöt", presetChanged: "{name}, muutettu",
+    keys: "Näppäimet: klikkaa tai Enter/välilyönti korteilla, D heitä, S pakka, Y Yaniv, H vihje, N seuraava kierros, Esc sulje tulos",
+    players: "Pelaajat", lastMove: "viimeksi", hintBtn: "Vihje", hintIs: "Vihje", odds: "Yaniv-huuto onnistuu nyt todennäköisyydellä {p} %.",
+    hintPass: "anna nostetun kortin olla", hintYaniv: "huuda Yaniv", hintAsef: "huuda Asef", hintDraw: "nosta pakasta",
+    hintDiscard: "heitä {cards}", hintTake: "ota {card}", hintSwap: "anna korttisi {card} jokeriin, joka on sen paikalla",
+    hintSlap: "lyö {card} heittosi päälle", scoreSheet: "Pistetaulukko", totalAfter: "yhteensä kierroksen jälkeen: {n}",
+    noRoundsYet: "Yksikään kierros ei ole vielä päättynyt.", showResult: "Näytä kierroksen tulos", closeResult: "Sulje ja katso pöytää",
+    seeTable: "Katso pöytää", rematchWatch: "Pelaajat voivat aloittaa uusintapelin; katsot myös sitä.",
+    rematchCancel: "En sittenkään", rematchReady: "Valmiina uusintapeliin: {names}", history: "Katso peli vaihe vaiheelta",
+    download: "Lataa pelin tallenne", soundHint: "ääni, kun on vuorosi", soundOn: "ääni päällä", soundOff: "ääni pois",
+    historyLater: "Pelin kulku on katsottavissa, kun peli on päättynyt.", backToTable: "Takaisin pöytään", back: "taakse", forward: "eteen",
+    stepOf: "vaihe {n}/{of}", historyOf: "Pöytä {id}: peli", roundN: "Kierros {n}",
+    replayKeys: "Näppäimet: ← ja → siirtävät, Home ja End hyppäävät alkuun ja loppuun",
+    cardOf: "{suit} {rank}", joker: "Jokeri", suit_S: "pata", suit_H: "hertta", suit_D: "ruutu", suit_C: "risti",
+    rank_A: "ässä", rank_J: "jätkä", rank_Q: "kuningatar", rank_K: "kuningas",
+    presetChanges: "Erot vakiosääntöihin:", presetSame: "Vakiosäännöt.", presetDefaults: "tässä muunnelmassa: {n}",
+    seatsAllowed: "nämä säännöt: {min}–{max} pelaajaa",
+    err_bad_json: "Viestiä ei ymmärretty.", err_too_big: "Viesti on liian suuri.", err_binary: "Viestiä ei ymmärretty.",
+    err_bad_message: "Viestiä ei ymmärretty.", err_unknown_type: "Viestiä ei ymmärretty.",
+    err_bad_field: "Viestin arvo ei kelpaa.", err_bad_text: "Teksti on virheellinen.",
+    err_bad_action: "Se ei ole siirto.", err_not_joined: "Et ole vielä yhteydessä pöytään.", err_already_joined: "Yhteys on jo olemassa.",
+    err_bad_token: "Tämä paikkalinkki ei kuulu tähän pöytään.", err_unknown_table: "Pöytää ei ole.",
+    err_not_seated: "Katsojat katsovat: vain pöydän pelaajat voivat tehdä sen.", err_not_host: "Vain isäntä voi tehdä sen.",
+    err_not_started: "Peli ei ole vielä alkanut.", err_started: "Peli on alkanut: se ei enää käy.",
+    err_not_allowed: "Se ei käy nyt.", err_bad_settings: "Nämä asetukset eivät sovi näihin sääntöihin.",
+    err_stale: "Peli eteni ennen kuin siirtosi ehti perille: katso uudelleen ja valitse uudestaan.",
+    err_illegal: "Siirto ei ole nyt sallittu.", err_storage: "Siirtoa ei voitu tallentaa, joten se ei laskenut: yritä uudelleen.",
+    err_server_error: "Palvelin ei pystynyt käsittelemään sitä; mikään ei muuttunut.",
+    err_rate_limited: "Liikaa viestejä: yhteys katkeaa ja muodostuu itsestään uudelleen.",
+    err_no_hello: "Yhteyden avaaminen kesti liian kauan.", err_full: "Pöydässä on jo niin monta katsojaa kuin siihen mahtuu.",
+    eng_notYourTurn: "Ei ole vuorosi: {name} pelaa.", eng_yanivValue: "Kätesi arvo on {n}: Yaniviin tarvitaan {m} tai vähemmän.",
+    eng_yanivStart: "Yanivin voi huutaa vain vuoron alussa, ennen heittoa.",
+    eng_discarded: "Olet jo heittänyt: nosta nyt tai ota kortti.", eng_takeFirst: "Heitä ensin, ota sitten kortti.",
+    eng_stockEmpty: "Pakka on tyhjä: ota kortti edellisestä heitosta.",
+    eng_jokersAlone: "{cards} ei ole sallittu heitto: pelkät jokerit eivät ole yhdistelmä.",
+    eng_jokersSets: "{cards} ei ole sallittu heitto: jokerit eivät käy sarjaan näillä säännöillä.",
+    eng_setSize: "{cards} ei ole sallittu heitto: sarjaan tarvitaan vähintään {n} korttia.",
+    eng_oneRank: "{cards} ei ole sallittu heitto: sarjassa on yksi arvo, suorassa yksi maa.",
+    eng_runThree: "{cards} ei ole sallittu heitto: suoraan tarvitaan vähintään kolme korttia.",
+    eng_jokerGap: "{cards} ei ole sallittu heitto: jokeri saa täyttää vain aukon suoran sisällä.",
+    eng_kingRun: "{cards} ei ole sallittu heitto: kuninkaan sisältäviä suoria ei pelata näillä säännöillä.",
+    eng_ascending: "{cards} ei ole sallittu heitto: aseta suora nousevaan järjestykseen.",
+    eng_aceLow: "{cards} ei ole sallittu heitto: ässä on pieni (A-2-3), Q-K-A ei ole suora.",
+    eng_notConsecutive: "{cards} ei ole sallittu heitto: kortit eivät ole saman maan peräkkäisiä kortteja jokerit aukoissa.",
+    rest_404: "Pöytää ei ole.", rest_409: "Et voi istua siihen: pöytä on täynnä tai peli on alkanut, tai nimi on varattu.",
+    rest_413: "Pyyntö on liian suuri.", rest_422: "Lomakkeen arvo ei kelpaa.",
+    rest_429: "Tästä osoitteesta on luotu viime aikoina monta pöytää: yritä myöhemmin tai istu avoimeen pöytään.",
+    rest_nameTaken: "Tässä pöydässä on jo {other}.", rest_nameLike: "{name} on liian samannäköinen kuin {other}, joka istuu tässä pöydässä.",
+    rest_nameLength: "Nimessä on 1–24 merkkiä.", rest_nameChars: "Nimessä ei saa olla sulkeita eikä näkymättömiä tai ohjausmerkkejä.",
+    rest_tableFull: "Pöytä on täynnä: kaikki paikat on varattu (voit katsoa peliä).",
+    rest_tableStarted: "Peli on alkanut: voit katsoa sitä.", rest_playersRange: "Nämä säännöt sallivat {min}–{max} pelaajaa, ei {n}.",
+    r_decks: "{n} pakka(a), 54 korttia (52 ja 2 jokeria).", r_players: "{min}–{max} pelaajaa; kukin saa {hand} korttia.",
+    r_threshold: "Yanivin voi huutaa, kun kädessä on enintään {n} pistettä.", r_thresholdLt: "Yanivin voi huutaa, kun kädessä on alle {n} pistettä.",
+    r_assaf: "Assaf: huutaja, jonka joku tasoittaa tai alittaa, saa kätensä + {n}.", r_assafFlat: "Assaf: huutaja, jonka joku tasoittaa tai alittaa, saa {n}.",
+    r_limit: "Yli {n} pisteellä putoaa pelistä; viimeinen jäljellä oleva voittaa.",
+    r_halving: "Yhteispisteet, jotka osuvat tasan lukuun {list}, puolitetaan.", r_minus50: "Yhteispisteet, jotka osuvat tasan lukuun {list}, laskevat 50:llä.",
+    r_setSize: "Sarjaan tarvitaan vähintään {n} samanarvoista korttia.", r_jokersSets: "Jokerit käyvät sarjoihin.",
+    r_noKingRuns: "Kuninkaan sisältäviä suoria ei pelata.", r_pickup_first_or_last: "Heiton jälkeen otetaan pakan päällimmäinen tai edellisen heiton ensimmäinen tai viimeinen kortti.",
+    r_pickup_top_only: "Heiton jälkeen otetaan pakan päällimmäinen tai edellisen heiton päällimmäinen kortti.",
+    r_pickup_ends_or_any_of_set: "Heiton jälkeen otetaan pakan päällimmäinen, edellisen suoran pää tai mikä tahansa edellisen sarjan kortti.",
+    r_swap_as_draw: "Edellisen heiton jokerin voi vaihtaa korttiin, jonka paikalla se on – nostona.",
+    r_swap_as_turn: "Edellisen heiton jokerin voi vaihtaa korttiin, jonka paikalla se on – koko vuorona.",
+    r_slap_same_rank: "Pakasta nostetun kortin, joka on samaa arvoa kuin heittosi, voi lyödä heti sen päälle.",
+    r_slap_fits_meld: "Pakasta nostetun kortin, joka sopii heittoosi, voi lyödä heti sen päälle.",
+    r_asef: "Asef: sokkohuuto, kun kädessä on yksi kortti.", r_falseYaniv: "Väärällä vuorolla huudettu Yaniv maksaa {n} pistettä.",
+    r_kingHearts: "Herttakuningas on 0 pistettä.", r_assaferHand: "Assafin tekijä saa kätensä pisteet.",
+    r_callerStarts: "Huutaja aloittaa seuraavan kierroksen.", r_firstRandom: "Ensimmäisen kierroksen aloittaja arvotaan.",
+    preset_standard: "Vakio", "preset_german-wiki": "Saksalainen (Wikipedia)", preset_finnish: "Suomalainen", "preset_slovenian-yanef": "Slovenialainen (Yanef)",
+    "preset_spanish-zone": "Espanjalainen", "preset_spanish-zone-y5": "Espanjalainen, Yaniv 5",
+    "preset_spanish-zone-out100": "Espanjalainen, ulos yli 100", "preset_spanish-zone-y5-out100": "Espanjalainen, Yaniv 5, ulos yli 100",
+    preset_jdross: "J. D. Rossin säännöt",
+  },
+  sl: {
+    eng_slapOff: "Odmetavanja potegnjene karte se po teh pravilih ne igra.",
+    eng_slapWhen: "Odvržeš lahko le karto, ki si jo pravkar potegnil s kupčka, preden igra naslednji.",
+    eng_slapWhich: "Odvržeš lahko le karto, ki si jo pravkar potegnil ({card}).",
+    eng_slapFit: "{card} se ne ujema s tvojim metom.",
+    eng_swapOff: "Menjave jokerja se po teh pravilih ne igra.",
+    eng_swapTake: "Menjava jokerja je tvoje vzetje: najprej odvrzi.",
+    eng_swapTurn: "Menjava jokerja nadomesti celo potezo: si že odvrgel.",
+    eng_swapNone: "Noben joker v prejšnjem metu ne nadomešča tvoje karte {card}.",
+    eng_asefOff: "Asefa se po teh pravilih ne igra.",
+    eng_asefNeeds: "Asef zahteva natanko eno karto na začetku poteze, odvrženo, in kupček.",
+    eng_noPrevious: "Prejšnjega meta ni, iz katerega bi vzel: vleci s kupčka.",
+    eng_takeWhich: "Karte {card} ne smeš vzeti: vzameš lahko {offered} ali vlečeš.",
+    eng_notHeld: "Karte {card} nimaš v roki.",
+    eng_gameOver: "Igre je konec.",
+    eng_nothing: "{name} zdaj nima česa odločiti.",
+    customRules: "Lastna pravila", presetChanged: "{name}, spremenjena",
+    keys: "Tipke: klik ali Enter/preslednica na kartah, D odvrzi, S kupček, Y Yaniv, H namig, N naslednji krog, Esc zapri izid",
+    players: "Igralci", lastMove: "zadnje", hintBtn: "Namig", hintIs: "Namig", odds: "Klic Yaniv zdaj uspe z verjetnostjo {p} %.",
+    hintPass: "pusti potegnjeno karto", hintYaniv: "kliči Yaniv", hintAsef: "kliči Asef", hintDraw: "vleci s kupčka",
+    hintDiscard: "odvrzi {cards}", hintTake: "vzemi {card}", hintSwap: "daj svojo {card} za jokerja, ki jo nadomešča",
+    hintSlap: "odvrzi {card} na svoje odvrženo", scoreSheet: "Točkovnik", totalAfter: "skupaj po krogu: {n}",
+    noRoundsYet: "Noben krog se še ni končal.", showResult: "Pokaži izid kroga", closeResult: "Zapri in poglej mizo",
+    seeTable: "Poglej mizo", rematchWatch: "Igralci lahko začnejo povratno igro; tudi to boš gledal.",
+    rematchCancel: "Vendarle ne", rematchReady: "Pripravljeni na povratno igro: {names}", history: "Poglej igro korak za korakom",
+    download: "Prenesi zapis igre", soundHint: "zvok, ko si na vrsti", soundOn: "zvok vklopljen", soundOff: "zvok izklopljen",
+    historyLater: "Potek igre bo na voljo, ko bo igre konec.", backToTable: "Nazaj k mizi", back: "nazaj", forward: "naprej",
+    stepOf: "korak {n} od {of}", historyOf: "Miza {id}: igra", roundN: "Krog {n}",
+    replayKeys: "Tipke: ← in → za korak, Home in End skočita na začetek in konec",
+    cardOf: "{suit} {rank}", joker: "Joker", suit_S: "pik", suit_H: "srce", suit_D: "karo", suit_C: "križ",
+    rank_A: "as", rank_J: "fant", rank_Q: "dama", rank_K: "kralj",
+    presetChanges: "V primerjavi s standardnimi pravili:", presetSame: "Standardna pravila.", presetDefaults: "v tej različici: {n}",
+    seatsAllowed: "ta pravila: od {min} do {max} igralcev",
+    err_bad_json: "Sporočilo ni bilo razumljeno.", err_too_big: "Sporočilo je preveliko.", err_binary: "Sporočilo ni bilo razumljeno.",
+    err_bad_message: "Sporočilo ni bilo razumljeno.", err_unknown_type: "Sporočilo ni bilo razumljeno.",
+    err_bad_field: "Vrednost v sporočilu ni dovoljena.", err_bad_text: "Besedilo je napačno.",
+    err_bad_action: "To ni poteza.", err_not_joined: "Še nisi povezan z mizo.", err_already_joined: "Že povezan.",
+    err_bad_token: "Ta povezava do sedeža ne spada k tej mizi.", err_unknown_table: "Te mize ni.",
+    err_not_seated: "Gledalci gledajo: to lahko storijo le igralci za mizo.", err_not_host: "To lahko stori le gostitelj.",
+    err_not_started: "Igra se še ni začela.", err_started: "Igra se je začela: to ni več mogoče.",
+    err_not_allowed: "To zdaj ni mogoče.", err_bad_settings: "Te nastavitve se ne ujemajo s temi pravili.",
+    err_stale: "Igra se je nadaljevala, preden je prispela tvoja poteza: poglej znova in izberi na novo.",
+    err_illegal: "Ta poteza zdaj ni dovoljena.", err_storage: "Poteze ni bilo mogoče shraniti, zato ne šteje: poskusi znova.",
+    err_server_error: "Strežnik tega ni mogel obdelati; nič se ni spremenilo.",
+    err_rate_limited: "Preveč sporočil: povezava se prekine in sama znova vzpostavi.",
+    err_no_hello: "Vzpostavljanje povezave je trajalo predolgo.", err_full: "Za to mizo je že toliko gledalcev, kot jih sprejme.",
+    eng_notYourTurn: "Nisi na vrsti: na vrsti je {name}.", eng_yanivValue: "Tvoja roka je vredna {n}: za Yaniv potrebuješ {m} ali manj.",
+    eng_yanivStart: "Yaniv lahko kličeš le na začetku svoje poteze, preden odvržeš.",
+    eng_discarded: "Si že odvrgel: zdaj vleci ali vzemi karto.", eng_takeFirst: "Najprej odvrzi, nato vzemi karto.",
+    eng_stockEmpty: "Kupček je prazen: vzemi karto iz prejšnjega odvrženega.",
+    eng_jokersAlone: "{cards} ni dovoljen met: sami jokerji niso kombinacija.",
+    eng_jokersSets: "{cards} ni dovoljen met: po teh pravilih jokerji ne smejo v niz.",
+    eng_setSize: "{cards} ni dovoljen met: niz potrebuje {n} ali več kart.",
+    eng_oneRank: "{cards} ni dovoljen met: niz ima eno vrednost, lestvica eno barvo.",
+    eng_runThree: "{cards} ni dovoljen met: lestvica potrebuje tri ali več kart.",
+    eng_jokerGap: "{cards} ni dovoljen met: joker sme zapolniti le vrzel znotraj lestvice.",
+    eng_kingRun: "{cards} ni dovoljen met: lestvice s kraljem se po teh pravilih ne igrajo.",
+    eng_ascending: "{cards} ni dovoljen met: lestvico položi v naraščajočem vrstnem redu.",
+    eng_aceLow: "{cards} ni dovoljen met: as je nizek (A-2-3), Q-K-A ni lestvica.",
+    eng_notConsecutive: "{cards} ni dovoljen met: karte niso zaporedne karte ene barve z jokerji v vrzelih.",
+    rest_404: "Te mize ni.", rest_409: "Tja ne moreš sesti: miza je polna ali se je igra začela, ali pa je ime zasedeno.",
+    rest_413: "Zahteva je prevelika.", rest_422: "Vrednost v obrazcu ni dovoljena.",
+    rest_429: "S tega naslova je bilo nedavno ustvarjenih veliko miz: poskusi pozneje ali sedi za odprto mizo.",
+    rest_nameTaken: "Nekdo za to mizo je že {other}.", rest_nameLike: "{name} je preveč podoben imenu {other}, ki sedi za to mizo.",
+    rest_nameLength: "Ime ima od 1 do 24 znakov.", rest_nameChars: "Ime ne sme vsebovati oklepajev ne nevidnih ali krmilnih znakov.",
+    rest_tableFull: "Ta miza je polna: vsi sedeži so zasedeni (igro lahko gledaš).",
+    rest_tableStarted: "Igra se je začela: lahko jo gledaš.", rest_playersRange: "Ta pravila dovoljujejo od {min} do {max} igralcev, ne {n}.",
+    r_decks: "Število kupov: {n}, po 54 kart (52 in 2 jokerja).", r_players: "Od {min} do {max} igralcev; vsak dobi {hand} kart.",
+    r_threshold: "Yaniv lahko kličeš z {n} točkami ali manj.", r_thresholdLt: "Yaniv lahko kličeš z manj kot {n} točkami.",
+    r_assaf: "Asaf: klicatelj, ki ga kdo izenači ali preseže, dobi svojo roko + {n}.", r_assafFlat: "Asaf: klicatelj, ki ga kdo izenači ali preseže, dobi {n}.",
+    r_limit: "Nad {n} točkami izpadeš; zmaga zadnji, ki ostane.",
+    r_halving: "Vsota, ki pristane natanko na {list}, se razpolovi.", r_minus50: "Vsota, ki pristane natanko na {list}, se zmanjša za 50.",
+    r_setSize: "Niz potrebuje {n} ali več kart iste vrednosti.", r_jokersSets: "Jokerji smejo v nize.",
+    r_noKingRuns: "Lestvice s kraljem se ne igrajo.", r_pickup_first_or_last: "Po metu vzameš vrhnjo karto kupčka ali prvo ali zadnjo karto prejšnjega meta.",
+    r_pickup_top_only: "Po metu vzameš vrhnjo karto kupčka ali vrhnjo karto prejšnjega meta.",
+    r_pickup_ends_or_any_of_set: "Po metu vzameš vrhnjo karto kupčka, konec prejšnje lestvice ali katero koli karto prejšnjega niza.",
+    r_swap_as_draw: "Jokerja v prejšnjem metu lahko zamenjaš za karto, ki jo nadomešča – kot vzetje.",
+    r_swap_as_turn: "Jokerja v prejšnjem metu lahko zamenjaš za karto, ki jo nadomešča – kot celo potezo.",
+    r_slap_same_rank: "Potegnjeno karto iste vrednosti, kot je tvoj met, lahko takoj odvržeš nanj.",
+    r_slap_fits_meld: "Potegnjeno karto, ki se ujema s tvojim metom, lahko takoj odvržeš nanj.",
+    r_asef: "Asef: slepi klic z eno karto v roki.", r_falseYaniv: "Yaniv izven vrste stane {n} točk.",
+    r_kingHearts: "Srčni kralj šteje 0.", r_assaferHand: "Kdor naredi asaf, dobi svojo roko.",
+    r_callerStarts: "Klicatelj začne naslednji krog.", r_firstRandom: "Kdo začne prvi krog, odloči žreb.",
+    preset_standard: "Standardna", "preset_german-wiki": "Nemška (Wikipedija)", preset_finnish: "Finska", "preset_slovenian-yanef": "Slovenska (Yanef)",
+    "preset_spanish-zone": "Španska cona", "preset_spanish-zone-y5": "Španska cona, Yaniv pri 5",
+    "preset_spanish-zone-out100": "Španska cona, izpad nad 100", "preset_spanish-zone-y5-out100": "Španska cona, Yaniv pri 5, izpad nad 100",
+    preset_jdross: "Pravila J. D. Rossa",
+  },
+  es: {
+    eng_slapOff: "Con estas reglas no se tira encima la carta robada.",
+    eng_slapWhen: "Solo puedes tirar encima la carta que acabas de robar del mazo, antes de que juegue el siguiente.",
+    eng_slapWhich: "Solo puedes tirar encima la carta que acabas de robar ({card}).",
+    eng_slapFit: "{card} no encaja con tu descarte.",
+    eng_swapOff: "Con estas reglas no se cambia el comodín.",
+    eng_swapTake: "Cambiar el comodín es tu robo: primero descarta.",
+    eng_swapTurn: "Cambiar el comodín sustituye todo tu turno: ya has descartado.",
+    eng_swapNone: "Ningún comodín del descarte anterior sustituye a tu {card}.",
+    eng_asefOff: "Con estas reglas no se juega el Asef.",
+    eng_asefNeeds: "El Asef necesita exactamente una carta al empezar tu turno, descartada, y un mazo.",
+    eng_noPrevious: "No hay descarte anterior del que tomar: roba del mazo.",
+    eng_takeWhich: "No puedes tomar {card}: puedes tomar {offered} o robar.",
+    eng_notHeld: "No tienes {card} en la mano.",
+    eng_gameOver: "La partida ha terminado.",
+    eng_nothing: "{name} no tiene nada que decidir ahora.",
+    customRules: "Reglas propias", presetChanged: "{name}, con cambios",
+    keys: "Teclas: clic o Enter/Espacio en las cartas, D descartar, S mazo, Y Yaniv, H pista, N siguiente ronda, Esc cerrar el resultado",
+    players: "Jugadores", lastMove: "última", hintBtn: "Pista", hintIs: "Pista", odds: "Cantar Yaniv ahora sale bien con una probabilidad del {p} %.",
+    hintPass: "deja pasar la carta robada", hintYaniv: "canta Yaniv", hintAsef: "canta Asef", hintDraw: "roba del mazo",
+    hintDiscard: "descarta {cards}", hintTake: "toma {card}", hintSwap: "da tu {card} por el comodín que la sustituye",
+    hintSlap: "tira {card} sobre tu descarte", scoreSheet: "Hoja de puntos", totalAfter: "total tras la ronda: {n}",
+    noRoundsYet: "Aún no ha terminado ninguna ronda.", showResult: "Ver el resultado de la ronda", closeResult: "Cerrar y ver la mesa",
+    seeTable: "Ver la mesa", rematchWatch: "Los jugadores pueden empezar una revancha; también la mirarás.",
+    rematchCancel: "Mejor no", rematchReady: "Listos para la revancha: {names}", history: "Repasar la partida paso a paso",
+    download: "Descargar el registro", soundHint: "un sonido cuando te toca", soundOn: "sonido activado", soundOff: "sonido desactivado",
+    historyLater: "El historial estará cuando termine la partida.", backToTable: "Volver a la mesa", back: "atrás", forward: "adelante",
+    stepOf: "paso {n} de {of}", historyOf: "Mesa {id}: la partida", roundN: "Ronda {n}",
+    replayKeys: "Teclas: ← y → avanzan y retroceden, Inicio y Fin saltan al principio y al final",
+    cardOf: "{rank} de {suit}", joker: "Comodín", suit_S: "picas", suit_H: "corazones", suit_D: "diamantes", suit_C: "tréboles",
+    rank_A: "as", rank_J: "jota", rank_Q: "reina", rank_K: "rey",
+    presetChanges: "Frente a las reglas estándar:", presetSame: "Las reglas estándar.", presetDefaults: "en esta variante: {n}",
+    seatsAllowed: "estas reglas: de {min} a {max} jugadores",
+    err_bad_json: "No se entendió el mensaje.", err_too_big: "El mensaje es demasiado grande.", err_binary: "No se entendió el mensaje.",
+    err_bad_message: "No se entendió el mensaje.", err_unknown_type: "No se entendió el mensaje.",
+    err_bad_field: "Un valor del mensaje no está permitido.", err_bad_text: "El texto está mal formado.",
+    err_bad_action: "Eso no es una jugada.", err_not_joined: "Aún no estás conectado a la mesa.", err_already_joined: "Ya estás conectado.",
+    err_bad_token: "Ese enlace de asiento no es de esta mesa.", err_unknown_table: "No existe esa mesa.",
+    err_not_seated: "Los espectadores miran: solo los jugadores de la mesa pueden hacer eso.", err_not_host: "Solo el anfitrión puede hacer eso.",
+    err_not_started: "La partida aún no ha empezado.", err_started: "La partida ya empezó: eso ya no es posible.",
+    err_not_allowed: "Eso no es posible ahora.", err_bad_settings: "Estos ajustes no encajan con estas reglas.",
+    err_stale: "La partida avanzó antes de que llegara tu jugada: mira de nuevo y vuelve a elegir.",
+    err_illegal: "Esa jugada no está permitida ahora.", err_storage: "No se pudo guardar la jugada, así que no cuenta: inténtalo de nuevo.",
+    err_server_error: "El servidor no pudo atender eso; no ha cambiado nada.",
+    err_rate_limited: "Demasiados mensajes: la conexión se cierra y se restablece sola.",
+    err_no_hello: "La conexión tardó demasiado en empezar.", err_full: "Esta mesa ya tiene tantos espectadores como admite.",
+    eng_notYourTurn: "No es tu turno: juega {name}.", eng_yanivValue: "Tu mano vale {n}: para Yaniv necesitas {m} o menos.",
+    eng_yanivStart: "Solo puedes cantar Yaniv al empezar tu turno, antes de descartar.",
+    eng_discarded: "Ya has descartado: ahora roba o toma una carta.", eng_takeFirst: "Primero descarta, luego toma una carta.",
+    eng_stockEmpty: "El mazo está vacío: toma una carta del descarte anterior.",
+    eng_jokersAlone: "{cards} no es un descarte válido: los comodines solos no son una combinación.",
+    eng_jokersSets: "{cards} no es un descarte válido: con estas reglas los comodines no entran en un grupo.",
+    eng_setSize: "{cards} no es un descarte válido: un grupo necesita {n} cartas o más.",
+    eng_oneRank: "{cards} no es un descarte válido: un grupo lleva un solo valor, una escalera un solo palo.",
+    eng_runThree: "{cards} no es un descarte válido: una escalera necesita tres cartas o más.",
+    eng_jokerGap: "{cards} no es un descarte válido: un comodín solo puede llenar un hueco dentro de una escalera.",
+    eng_kingRun: "{cards} no es un descarte válido: con estas reglas no hay escaleras con rey.",
+    eng_ascending: "{cards} no es un descarte válido: pon la escalera en orden ascendente.",
+    eng_aceLow: "{cards} no es un descarte válido: el as es bajo (A-2-3), Q-K-A no es escalera.",
+    eng_notConsecutive: "{cards} no es un descarte válido: las cartas no son seguidas de un mismo palo con comodines en los huecos.",
+    rest_404: "No existe esa mesa.", rest_409: "No puedes sentarte ahí: la mesa está llena o la partida empezó, o el nombre ya está ocupado.",
+    rest_413: "La petición es demasiado grande.", rest_422: "Un valor del formulario no está permitido.",
+    rest_429: "Desde esta dirección se han creado muchas mesas últimamente: prueba más tarde o siéntate en una mesa abierta.",
+    rest_nameTaken: "Alguien en esta mesa ya se llama {other}.", rest_nameLike: "{name} se parece demasiado a {other}, que está en esta mesa.",
+    rest_nameLength: "Un nombre tiene de 1 a 24 caracteres.", rest_nameChars: "Un nombre no puede llevar paréntesis ni caracteres invisibles o de control.",
+    rest_tableFull: "Esta mesa está llena: todos los asientos están ocupados (puedes mirar la partida).",
+    rest_tableStarted: "La partida ya empezó: puedes mirarla.", rest_playersRange: "Estas reglas admiten de {min} a {max} jugadores, no {n}.",
+    r_decks: "Barajas: {n}, de 54 cartas (52 y 2 comodines).", r_players: "De {min} a {max} jugadores; cada uno recibe {hand} cartas.",
+    r_threshold: "Se puede cantar Yaniv con {n} puntos o menos.", r_thresholdLt: "Se puede cantar Yaniv con menos de {n} puntos.",
+    r_assaf: "Assaf: quien canta y es igualado o superado suma su mano + {n}.", r_assafFlat: "Assaf: quien canta y es igualado o superado suma {n}.",
+    r_limit: "Con más de {n} puntos quedas fuera; gana el último que queda.",
+    r_halving: "Un total que cae justo en {list} se reduce a la mitad.", r_minus50: "Un total que cae justo en {list} baja 50.",
+    r_setSize: "Un grupo necesita {n} cartas o más del mismo valor.", r_jokersSets: "Los comodines pueden entrar en grupos.",
+    r_noKingRuns: "No hay escaleras con rey.", r_pickup_first_or_last: "Tras descartar tomas la carta de arriba del mazo o la primera o la última del descarte anterior.",
+    r_pickup_top_only: "Tras descartar tomas la carta de arriba del mazo o la de arriba del descarte anterior.",
+    r_pickup_ends_or_any_of_set: "Tras descartar tomas la carta de arriba del mazo, un extremo de la escalera anterior o cualquier carta del grupo anterior.",
+    r_swap_as_draw: "Un comodín del descarte anterior puede cambiarse por la carta que sustituye, como tu robo.",
+    r_swap_as_turn: "Un comodín del descarte anterior puede cambiarse por la carta que sustituye, como todo tu turno.",
+    r_slap_same_rank: "Una carta robada del mazo del mismo valor que tu descarte puede tirarse encima al momento.",
+    r_slap_fits_meld: "Una carta robada del mazo que encaja con tu descarte puede tirarse encima al momento.",
+    r_asef: "Asef: un canto a ciegas con una carta en la mano.", r_falseYaniv: "Un Yaniv fuera de turno cuesta {n} puntos.",
+    r_kingHearts: "El rey de corazones vale 0.", r_assaferHand: "Quien hace Assaf suma su mano.",
+    r_callerStarts: "Quien cantó empieza la ronda siguiente.", r_firstRandom: "Quien empieza la primera ronda se sortea.",
+    preset_standard: "Estándar", "preset_german-wiki": "Alemana (Wikipedia)", preset_finnish: "Finlandesa", "preset_slovenian-yanef": "Eslovena (Yanef)",
+    "preset_spanish-zone": "Zona española", "preset_spanish-zone-y5": "Zona española, Yaniv con 5",
+    "preset_spanish-zone-out100": "Zona española, fuera con más de 100", "preset_spanish-zone-y5-out100": "Zona española, Yaniv con 5, fuera con más de 100",
+    preset_jdross: "Reglas de J. D. Ross",
+  },
+};
+for (const [code, extra] of Object.entries(MORE)) Object.assign(TEXT[code], extra);
+
+// Hebrew (the game's home), shown right to left (dir="rtl").
+const HE = {
+  eng_slapOff: "לפי החוקים האלה לא מניחים קלף שנשלף.",
+  eng_slapWhen: "אפשר להניח רק את הקלף שזה עתה שלפת מהקופה, לפני שהבא בתור משחק.",
+  eng_slapWhich: "אפשר להניח רק את הקלף שזה עתה שלפת ({card}).",
+  eng_slapFit: "{card} לא מתאים לזריקה שלך.",
+  eng_swapOff: "לפי החוקים האלה אין החלפת ג'וקר.",
+  eng_swapTake: "החלפת הג'וקר היא הלקיחה שלך: קודם זורקים.",
+  eng_swapTurn: "החלפת הג'וקר מחליפה את כל התור: כבר זרקת.",
+  eng_swapNone: "אין בזריקה הקודמת ג'וקר שמחליף את {card} שלך.",
+  eng_asefOff: "לפי החוקים האלה אין אסף עיוור.",
+  eng_asefNeeds: "אסף עיוור דורש קלף אחד בדיוק בתחילת התור, זרוק, וקופה.",
+  eng_noPrevious: "אין זריקה קודמת לקחת ממנה: שלפו מהקופה.",
+  eng_takeWhich: "אי אפשר לקחת {card}: אפשר לקחת {offered} או לשלוף.",
+  eng_notHeld: "אין לך {card} ביד.",
+  eng_gameOver: "המשחק נגמר.",
+  eng_nothing: "ל־{name} אין מה להחליט עכשיו.",
+  title: "יניב", language: "שפה", newTable: "שולחן חדש", yourName: "השם שלך",
+  rules: "חוקים", seats: "מקומות", computers: "שחקני מחשב", level: "רמת המחשב",
+  threshold: "יניב עד", scoreLimit: "בחוץ מעל", slap: "הנחת קלף שנשלף",
+  jokerSwap: "החלפת ג'וקר", asef: "אסף עיוור", off: "כבוי", create: "פתיחת שולחן",
+  sameRank: "אותו ערך", fitsMeld: "מתאים לזריקה", asDraw: "במקום לקיחה", asTurn: "במקום תור שלם",
+  beginner: "מתחיל", easy: "קל", medium: "בינוני", hard: "קשה", expert: "מומחה",
+  join: "לשבת", watch: "לצפות", invite: "קישור הזמנה — שלחו אותו לחברים:",
+  copy: "העתקה", copied: "הועתק!", start: "התחלת המשחק", waitingHost: "ממתינים שהמארח יתחיל…",
+  empty: "מקום פנוי", computer: "מחשב", host: "מארח", you: "את/ה", away: "לא כאן",
+  standIn: "בוט משחק בינתיים", handToBot: "למסור לבוט", stock: "קופה", cards: "{n} קלפים",
+  discard: "לזרוק", draw: "לשלוף", yaniv: "יניב!", asefBtn: "אסף!", slapBtn: "להניח {card}",
+  swapBtn: "להחליף {card} בג'וקר", yourTurn: "תורך", turnOf: "תורו של {name}",
+  takeOrDraw: "קחו קלף מהזריקה הקודמת או שלפו מהקופה",
+  pickCards: "בחרו קלפים לזריקה, או קראו יניב", total: "סה״כ {n}", hand: "היד שלך: {n}",
+  seen: "נראו", log: "מהלכים", roundOver: "סיבוב {n} הסתיים", nextRound: "הסיבוב הבא",
+  readyWait: "ממתינים לאחרים…", gameOver: "המשחק נגמר", winner: "מנצח/ת: {names}",
+  rematch: "משחק חוזר", value: "יד", score: "סיבוב", totalCol: "סה״כ", spectating: "את/ה צופה",
+  lobby: "שולחן {id}", rulesLocked: "חוקים (ננעלים כשהמשחק מתחיל)", rulesOf: "חוקים",
+  notFound: "אין שולחן כזה.", full: "המשחק התחיל או שהשולחן מלא: אפשר לצפות.",
+  disconnected: "החיבור נותק — מתחברים מחדש…", home: "ראשי", out: "בחוץ", tieBreak: "שובר שוויון",
+  assaf: "אסף! {by} תפס/ה את {caller}", wins: "{caller} מנצח/ת בסיבוב",
+  falseYaniv: "{caller} קרא/ה יניב שלא בתורו", landed: "נחת/ה על ניקוד שמתחלק בחצי: {names}",
+  evDeal: "סיבוב {n}: {dealer} מחלק/ת, {starter} מתחיל/ה", evDiscard: "{who} זורק/ת {cards}",
+  evDraw: "{who} שולף/ת {card}", evDrawHidden: "{who} שולף/ת מהקופה", evTake: "{who} לוקח/ת {card}",
+  evSwap: "{who} מחליף/ה {card} בג'וקר", evSlap: "{who} מניח/ה {card}",
+  evReshuffle: "הקופה נגמרה: {n} קלפים נטרפים", evYaniv: "{who} קורא/ת יניב!",
+  evFalse: "{who} קורא/ת יניב שלא בתורו", evAsef: "{who} קורא/ת אסף! הקלף העיוור: {card}",
+  evShowdown: "חשיפת הידיים", evRoundEnd: "ניקוד: {totals}", evGameEnd: "המשחק נגמר: {names} ניצח/ה",
+  keys: "מקשים: לחיצה או Enter/רווח על קלפים, D זריקה, S קופה, Y יניב, H רמז, N הסיבוב הבא, Esc סגירת התוצאה",
+  openTables: "שולחנות פתוחים", orJoinOpen: "…או שבו לשולחן פתוח", clock: "שניות לכל מהלך",
+  clockHint: "0: בלי שעון (שולחנות ציבוריים: 45)", publicTable: "להציג בשולחנות הפתוחים",
+  nameFirst: "כתבו קודם את שמכם", noOpenTables: "אין כרגע שולחן פתוח: פתחו אחד, או נסו משחק מהיר.",
+  hostedBy: "מארח/ת: {name}", freeSeats: "{free} מתוך {seats} מקומות פנויים", clockOf: "{n} שנ׳ לכל מהלך",
+  noClock: "בלי שעון", quickMatch: "משחק מהיר", quickHint: "משחק מהיר מושיב אתכם בשולחן פתוח עם החוקים האלה, או פותח אחד.",
+  sendAway: "להוציא", removeBot: "להסיר", addBot: "להוסיף מחשב", tableSettings: "הגדרות השולחן",
+  apply: "להחיל", leave: "לעזוב את השולחן", leaveSure: "לעזוב את השולחן? אם המשחק התחיל, שחקן מחשב יתפוס את מקומך.",
+  resumeTitle: "הקישור שלך למכשיר אחר", resumeHint: "פתחו אותו בטלפון או במחשב אחר כדי לשחק שם במקום הזה. שמרו אותו לעצמכם: זה המפתח למקום שלכם.",
+  tableFull: "השולחן מלא.", startsIn: "המשחק מתחיל בעוד {n} שנ׳", listed: "מוצג בשולחנות הפתוחים",
+  secondsLeft: "{n} שנ׳", evTimeout: "הזמן של {who} נגמר: מחשב ({level}) משחק במקומו",
+  byeKicked: "המארח הוציא אותך מהשולחן.", byeLeft: "עזבת את השולחן.",
+  customRules: "חוקים משלכם", presetChanged: "{name}, עם שינויים",
+  players: "שחקנים", lastMove: "אחרון", hintBtn: "רמז", hintIs: "רמז", odds: "קריאת יניב עכשיו תצליח בסיכוי של {p}%.",
+  hintPass: "לוותר על הקלף שנשלף", hintYaniv: "לקרוא יניב", hintAsef: "לקרוא אסף", hintDraw: "לשלוף מהקופה",
+  hintDiscard: "לזרוק {cards}", hintTake: "לקחת {card}", hintSwap: "לתת את {card} שלך תמורת הג'וקר שמחליף אותו",
+  hintSlap: "להניח {card} על הזריקה שלך", scoreSheet: "טבלת ניקוד", totalAfter: "סה״כ אחרי הסיבוב: {n}",
+  noRoundsYet: "עוד לא הסתיים אף סיבוב.", showResult: "להציג את תוצאת הסיבוב", closeResult: "לסגור ולראות את השולחן",
+  seeTable: "לראות את השולחן", rematchWatch: "השחקנים יכולים להתחיל משחק חוזר; גם בו תצפו.",
+  rematchCancel: "בעצם לא מוכן/ה", rematchReady: "מוכנים למשחק חוזר: {names}", history: "לעבור על המשחק צעד אחר צעד",
+  download: "להוריד את רישום המשחק", soundHint: "צליל כשמגיע תורך", soundOn: "צליל פועל", soundOff: "צליל כבוי",
+  historyLater: "מהלך המשחק יהיה זמין כשהמשחק ייגמר.", backToTable: "חזרה לשולחן", back: "אחורה", forward: "קדימה",
+  stepOf: "צעד {n} מתוך {of}", historyOf: "שולחן {id}: המשחק", roundN: "סיבוב {n}",
+  replayKeys: "מקשים: ← ו־→ לצעד, Home ו־End לתחילה ולסוף",
+  cardOf: "{rank} {suit}", joker: "ג'וקר", suit_S: "עלה", suit_H: "לב", suit_D: "יהלום", suit_C: "תלתן",
+  rank_A: "אס", rank_J: "נסיך", rank_Q: "מלכה", rank_K: "מלך",
+  presetChanges: "לעומת החוקים הרגילים:", presetSame: "החוקים הרגילים.", presetDefaults: "בגרסה הזו: {n}",
+  seatsAllowed: "החוקים האלה: {min} עד {max} שחקנים",
+  err_bad_json: "ההודעה לא הובנה.", err_too_big: "ההודעה גדולה מדי.", err_binary: "ההודעה לא הובנה.",
+  err_bad_message: "ההודעה לא הובנה.", err_unknown_type: "ההודעה לא הובנה.",
+  err_bad_field: "ערך בהודעה אינו מותר.", err_bad_text: "הטקסט פגום.",
+  err_bad_action: "זה לא מהלך.", err_not_joined: "עדיין לא מחובר לשולחן.", err_already_joined: "כבר מחובר.",
+  err_bad_token: "קישור המקום הזה לא שייך לשולחן הזה.", err_unknown_table: "אין שולחן כזה.",
+  err_not_seated: "צופים צופים: רק השחקנים בשולחן יכולים לעשות את זה.", err_not_host: "רק המארח יכול לעשות את זה.",
+  err_not_started: "המשחק עוד לא התחיל.", err_started: "המשחק התחיל: זה כבר לא אפשרי.",
+  err_not_allowed: "זה לא אפשרי עכשיו.", err_bad_settings: "ההגדרות האלה לא מתאימות לחוקים האלה.",
+  err_stale: "המשחק התקדם לפני שהמהלך שלך הגיע: הסתכלו שוב ובחרו מחדש.",
+  err_illegal: "המהלך הזה לא מותר עכשיו.", err_storage: "לא ניתן היה לשמור את המהלך, ולכן הוא לא נספר: נסו שוב.",
+  err_server_error: "השרת לא הצליח לטפל בזה; שום דבר לא השתנה.",
+  err_rate_limited: "יותר מדי הודעות: החיבור נסגר ומתחדש מעצמו.",
+  err_no_hello: "פתיחת החיבור ארכה יותר מדי.", err_full: "בשולחן הזה כבר יש כמה צופים שהוא מקבל.",
+  eng_notYourTurn: "זה לא התור שלך: תורו של {name}.", eng_yanivValue: "היד שלך שווה {n}: ליניב צריך {m} או פחות.",
+  eng_yanivStart: "אפשר לקרוא יניב רק בתחילת התור, לפני הזריקה.",
+  eng_discarded: "כבר זרקת: עכשיו שלפו או קחו קלף.", eng_takeFirst: "קודם זורקים, אחר כך לוקחים קלף.",
+  eng_stockEmpty: "הקופה ריקה: קחו קלף מהזריקה הקודמת.",
+  eng_jokersAlone: "{cards} אינה זריקה חוקית: ג'וקרים לבד אינם צירוף.",
+  eng_jokersSets: "{cards} אינה זריקה חוקית: לפי החוקים האלה ג'וקרים לא נכנסים לסדרה.",
+  eng_setSize: "{cards} אינה זריקה חוקית: סדרה צריכה {n} קלפים או יותר.",
+  eng_oneRank: "{cards} אינה זריקה חוקית: בסדרה ערך אחד, ברצף צורה אחת.",
+  eng_runThree: "{cards} אינה זריקה חוקית: רצף צריך שלושה קלפים או יותר.",
+  eng_jokerGap: "{cards} אינה זריקה חוקית: ג'וקר יכול רק למלא חור בתוך רצף.",
+  eng_kingRun: "{cards} אינה זריקה חוקית: לפי החוקים האלה אין רצפים עם מלך.",
+  eng_ascending: "{cards} אינה זריקה חוקית: הניחו רצף בסדר עולה.",
+  eng_aceLow: "{cards} אינה זריקה חוקית: האס נמוך (A-2-3), Q-K-A אינו רצף.",
+  eng_notConsecutive: "{cards} אינה זריקה חוקית: הקלפים אינם קלפים עוקבים מאותה צורה עם ג'וקרים בחורים.",
+  rest_404: "אין שולחן כזה.", rest_409: "אי אפשר לשבת שם: השולחן מלא או שהמשחק התחיל, או שהשם תפוס.",
+  rest_413: "הבקשה גדולה מדי.", rest_422: "ערך בטופס אינו מותר.",
+  rest_429: "מהכתובת הזו נפתחו לאחרונה שולחנות רבים: נסו מאוחר יותר או שבו לשולחן פתוח.",
+  rest_nameTaken: "מישהו בשולחן הזה כבר נקרא {other}.", rest_nameLike: "{name} דומה מדי ל־{other}, שיושב/ת בשולחן הזה.",
+  rest_nameLength: "לשם יש 1 עד 24 תווים.", rest_nameChars: "בשם אסור שיהיו סוגריים או תווים בלתי נראים או תווי בקרה.",
+  rest_tableFull: "השולחן מלא: כל המקומות תפוסים (אפשר לצפות במשחק).",
+  rest_tableStarted: "המשחק התחיל: אפשר לצפות בו.", rest_playersRange: "החוקים האלה מתירים {min} עד {max} שחקנים, לא {n}.",
+  r_decks: "מספר חפיסות: {n}, של 54 קלפים (52 ו־2 ג'וקרים).", r_players: "{min} עד {max} שחקנים; כל אחד מקבל {hand} קלפים.",
+  r_threshold: "אפשר לקרוא יניב עם {n} נקודות או פחות.", r_thresholdLt: "אפשר לקרוא יניב עם פחות מ־{n} נקודות.",
+  r_assaf: "אסף: מי שקרא והשוו אותו או עקפו אותו מקבל את היד שלו + {n}.", r_assafFlat: "אסף: מי שקרא והשוו אותו או עקפו אותו מקבל {n}.",
+  r_limit: "מעל {n} נקודות יוצאים; האחרון שנשאר מנצח.",
+  r_halving: "סכום שנוחת בדיוק על {list} מתחלק בחצי.", r_minus50: "סכום שנוחת בדיוק על {list} יורד ב־50.",
+  r_setSize: "סדרה צריכה {n} קלפים או יותר מאותו ערך.", r_jokersSets: "ג'וקרים יכולים להיכנס לסדרות.",
+  r_noKingRuns: "אין רצפים עם מלך.", r_pickup_first_or_last: "אחרי הזריקה לוקחים את הקלף העליון בקופה או את הקלף הראשון או האחרון של הזריקה הקודמת.",
+  r_pickup_top_only: "אחרי הזריקה לוקחים את הקלף העליון בקופה או את הקלף העליון של הזריקה הקודמת.",
+  r_pickup_ends_or_any_of_set: "אחרי הזריקה לוקחים את הקלף העליון בקופה, קצה של הרצף הקודם או כל קלף מהסדרה הקודמת.",
+  r_swap_as_draw: "ג'וקר בזריקה הקודמת אפשר להחליף בקלף שהוא מחליף, במקום הלקיחה.",
+  r_swap_as_turn: "ג'וקר בזריקה הקודמת אפשר להחליף בקלף שהוא מחליף, במקום התור כולו.",
+  r_slap_same_rank: "קלף שנשלף מהקופה באותו ערך כמו הזריקה שלך אפשר להניח עליה מיד.",
+  r_slap_fits_meld: "קלף שנשלף מהקופה ומתאים לזריקה שלך אפשר להניח עליה מיד.",
+  r_asef: "אסף עיוור: קריאה עיוורת עם קלף אחד ביד.", r_falseYaniv: "יניב שלא בתור עולה {n} נקודות.",
+  r_kingHearts: "מלך לב שווה 0.", r_assaferHand: "מי שעשה אסף מקבל את היד שלו.",
+  r_callerStarts: "מי שקרא יניב מתחיל את הסיבוב הבא.", r_firstRandom: "מי שמתחיל את הסיבוב הראשון נקבע בהגרלה.",
+  preset_standard: "רגיל", "preset_german-wiki": "גרמני (ויקיפדיה)", preset_finnish: "פיני", "preset_slovenian-yanef": "סלובני (יאנף)",
+  "preset_spanish-zone": "אזור ספרדי", "preset_spanish-zone-y5": "אזור ספרדי, יניב ב־5",
+  "preset_spanish-zone-out100": "אזור ספרדי, בחוץ מעל 100", "preset_spanish-zone-y5-out100": "אזור ספרדי, יניב ב־5, בחוץ מעל 100",
+  preset_jdross: "החוקים של ג'. ד. רוס",
+};
+TEXT.he = HE;
+
+// The engine's reasons (its English words, yaniv.state) as keys of the text above: the engine
+// says which rule a move breaks, the page says it in the player's language.
+const ENGINE = [
+  [/^it is not your turn: (?<name>.+) is to play$/, "eng_notYourTurn"],
+  [/^your hand is worth (?<n>\d+): Yaniv needs (?<m>\d+) or less$/, "eng_yanivValue"],
+  [/^Yaniv may only be called at the start of your turn, before discarding$/, "eng_yanivStart"],
+  [/^you have already discarded: now draw or take a card$/, "eng_discarded"],
+  [/^discard first, then take a card$/, "eng_takeFirst"],
+  [/^the stock is empty: take a card from the previous discard$/, "eng_stockEmpty"],
+  [/^(?<cards>.+) is not a legal discard: jokers alone are not a combination$/, "eng_jokersAlone"],
+  [/^(?<cards>.+) is not a legal discard: jokers may not join a set under these rules$/, "eng_jokersSets"],
+  [/^(?<cards>.+) is not a legal discard: a set needs (?<n>\d+) or more cards$/, "eng_setSize"],
+  [/^(?<cards>.+) is not a legal discard: a set needs one rank, a run one suit$/, "eng_oneRank"],
+  [/^(?<cards>.+) is not a legal discard: a run needs three or more cards$/, "eng_runThree"],
+  [/^(?<cards>.+) is not a legal discard: a joker may only fill a gap inside a run$/, "eng_jokerGap"],
+  [/^(?<cards>.+) is not a legal discard: runs with a king are not played under these rules$/, "eng_kingRun"],
+  [/^(?<cards>.+) is not a legal discard: lay a run in ascending order$/, "eng_ascending"],
+  [/^(?<cards>.+) is not a legal discard: the ace is low \(A-2-3\), Q-K-A is not a run$/, "eng_aceLow"],
+  [/^(?<cards>.+) is not a legal discard: the cards are not consecutive \w+ with jokers in the gaps$/, "eng_notConsecutive"],
+  [/^quick discard \(slap\) is not played under these rules$/, "eng_slapOff"],
+  [/^you may only slap the card you just drew from the stock, before the next player acts$/, "eng_slapWhen"],
+  [/^you may only slap the card you just drew \((?<card>[^)]+)\)$/, "eng_slapWhich"],
+  [/^(?<card>\S+) does not fit your discard(: a lone joker has no rank to match)?$/, "eng_slapFit"],
+  [/^the joker exchange is not played under these rules$/, "eng_swapOff"],
+  [/^the joker exchange is your take: discard first$/, "eng_swapTake"],
+  [/^the joker exchange replaces your whole turn: you have discarded$/, "eng_swapTurn"],
+  [/^no joker in the previous discard stands for (?<card>\S+) that you hold$/, "eng_swapNone"],
+  [/^Asef is not played under these rules$/, "eng_asefOff"],
+  [/^Asef needs exactly one card at the start of your turn, discarded, and a stock$/, "eng_asefNeeds"],
+  [/^there is no previous discard to take from: draw$/, "eng_noPrevious"],
+  [/^you may not take (?<card>\S+): you may take (?<offered>.+) or draw$/, "eng_takeWhich"],
+  [/^you do not hold (?<card>\S+)( that many times)?$/, "eng_notHeld"],
+  [/^the game is over$/, "eng_gameOver"],
+  [/^(?<name>.+) has nothing to decide now$/, "eng_nothing"],
+];
+
+// The REST answers' words (yaniv.web's English) the same way.
+const REST = [
+  [/^someone at this table is already called (?<other>.+)$/, "rest_nameTaken"],
+  [/^(?<name>.+) looks too much like (?<other>.+), who sits at this table$/, "rest_nameLike"],
+  [/^a name has 1 to \d+ characters$/, "rest_nameLength"],
+  [/^a name (may not hold|may not pile|needs at least)/, "rest_nameChars"],
+  [/^this table is full/, "rest_tableFull"],
+  [/^the game has started/, "rest_tableStarted"],
+  [/^these rules allow (?<min>\d+) to (?<max>\d+) players, not (?<n>\d+)$/, "rest_playersRange"],
+];
+
+function matchOf(table, text, fallback) {
+  for (const [re, key] of table) {
+    const m = re.exec(text);
+    if (m) return t(key, m.groups || {});
+  }
+  return t(fallback);
+}
+
+// The engine's reason for refusing a move, in the player's language.
+export function engineText(reason) {
+  if (!reason) return t("err_illegal");
+  if (lang === "en") return reason;
+  return matchOf(ENGINE, reason, "err_illegal");
+}
+
+// A websocket error: its code is stable, its message English (shown as it is in English).
+export function serverError(m) {
+  if (m.code === "illegal") return engineText(m.message);
+  if (lang === "en" && m.message) return m.message;
+  return TEXT.en[`err_${m.code}`] ? t(`err_${m.code}`) : t("err_server_error");
+}
+
+// A REST error (status and JSON body) in the player's language.
+export function restError(status, data) {
+  const detail = data && data.detail;
+  if (lang === "en") {
+    if (typeof detail === "string") return detail;
+    if (Array.isArray(detail)) return detail.map((d) => d.msg).join("; ");
+  }
+  const fallback = TEXT.en[`rest_${status}`] ? `rest_${status}` : "err_server_error";
+  return typeof detail === "string" ? matchOf(REST, detail, fallback) : t(fallback);
+}
+
+// A preset's name in the player's language (a rules string that is no preset: as it is).
+export function presetName(name) {
+  return TEXT.en[`preset_${name}`] ? t(`preset_${name}`) : name;
+}
+
+// The rules in the player's language, one sentence per knob that matters, from the knobs
+// the server sends (Rules.to_dict()); *only*: just the sentences of those knobs.
+export function rulesLines(k, only = null) {
+  const out = [];
+  const want = (...names) => !only || names.some((n) => only.has(n));
+  if (want("num_decks")) out.push(t("r_decks", { n: k.num_decks }));
+  if (want("min_players", "max_players", "hand_size")) out.push(t("r_players", { min: k.min_players, max: k.max_players, hand: k.hand_size }));
+  if (want("yaniv_threshold", "yaniv_comparison")) out.push(t(k.yaniv_comparison === "lt" ? "r_thresholdLt" : "r_threshold", { n: k.yaniv_threshold }));
+  if (want("assaf_penalty", "assaf_penalty_adds_hand")) out.push(t(k.assaf_penalty_adds_hand ? "r_assaf" : "r_assafFlat", { n: k.assaf_penalty }));
+  if (want("score_limit")) out.push(t("r_limit", { n: k.score_limit }));
+  if (want("halving_scores", "landing_rule") && k.halving_scores && k.halving_scores.length) {
+    out.push(t(k.landing_rule === "minus_50" ? "r_minus50" : "r_halving", { list: k.halving_scores.join(", ") }));
+  }
+  if (want("min_set_size")) out.push(t("r_setSize", { n: k.min_set_size }));
+  if (k.jokers_in_sets && want("jokers_in_sets")) out.push(t("r_jokersSets"));
+  if (!k.allow_jqk_run && want("allow_jqk_run")) out.push(t("r_noKingRuns"));
+  if (want("pickup_mode") && TEXT.en[`r_pickup_${k.pickup_mode}`]) out.push(t(`r_pickup_${k.pickup_mode}`));
+  if (want("joker_swap") && TEXT.en[`r_swap_${k.joker_swap}`]) out.push(t(`r_swap_${k.joker_swap}`));
+  if (want("quick_discard") && TEXT.en[`r_slap_${k.quick_discard}`]) out.push(t(`r_slap_${k.quick_discard}`));
+  if (k.asef && want("asef")) out.push(t("r_asef"));
+  if (k.false_yaniv_penalty !== null && k.false_yaniv_penalty !== undefined && want("false_yaniv_penalty")) out.push(t("r_falseYaniv", { n: k.false_yaniv_penalty }));
+  if (k.king_of_hearts_zero && want("king_of_hearts_zero")) out.push(t("r_kingHearts"));
+  if (k.assafer_score === "hand" && want("assafer_score")) out.push(t("r_assaferHand"));
+  if (k.round_starter === "caller" && want("round_starter")) out.push(t("r_callerStarts"));
+  if (k.first_starter === "random" && want("first_starter")) out.push(t("r_firstRandom"));
+  return out;
+}
+
+// What a preset changes from the standard rules, in words ([]: nothing).
+export function presetChanges(knobs, standard) {
+  const changed = new Set(Object.keys(knobs).filter((n) => JSON.stringify(knobs[n]) !== JSON.stringify(standard[n])));
+  return changed.size ? rulesLines(knobs, changed) : [];
+}
+
+// Every text, for the tests (tests/web/test_i18n.py): every key in every language.
+export const ALL_TEXT = TEXT;
+
+const RTL = new Set(["he"]);
+
+const STORE = typeof localStorage !== "undefined" ? localStorage : null;
+
 function pick() {
-  const saved = localStorage.getItem("yaniv.lang");
+  const saved = STORE && STORE.getItem("yaniv.lang");
   if (saved && TEXT[saved]) return saved;
-  for (const l of navigator.languages || [navigator.language || "en"]) {
+  const nav = typeof navigator !== "undefined" ? navigator : { languages: ["en"] };
+  for (const l of nav.languages || [nav.language || "en"]) {
     const code = String(l).slice(0, 2).toLowerCase();
     if (TEXT[code]) return code;
   }
@@ -236,8 +939,14 @@ export function language() {
 export function setLanguage(code) {
   if (!TEXT[code]) return;
   lang = code;
-  localStorage.setItem("yaniv.lang", code);
-  document.documentElement.lang = code;
+  if (STORE) STORE.setItem("yaniv.lang", code);
+  setDocumentLanguage();
+}
+
+function setDocumentLanguage() {
+  if (typeof document === "undefined") return;
+  document.documentElement.lang = lang;
+  document.documentElement.dir = RTL.has(lang) ? "rtl" : "ltr";
 }
 
 export function t(key, vars = {}) {
@@ -245,4 +954,4 @@ export function t(key, vars = {}) {
   return text.replace(/\{(\w+)\}/g, (_, k) => (k in vars ? String(vars[k]) : `{${k}}`));
 }
 
-document.documentElement.lang = lang;
+setDocumentLanguage();

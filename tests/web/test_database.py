@@ -1,0 +1,165 @@
+"""``yaniv db migrate`` / ``yaniv db copy`` (issue 18): SQLite to SQLite and to PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from yaniv.cli import main
+from yaniv.record import check
+from yaniv.web.database import copy_database, migrate_database
+from yaniv.web.store import SCHEMA_VERSION, LineRow, Store
+
+from .postgres import private_postgres
+
+
+def _fill(url: str, tables: int = 3) -> list[str]:
+    """A store with *tables* tables, each with a header line and two events."""
+
+    async def run() -> list[str]:
+        store = Store(url)
+        await store.open()
+        ids = []
+        for i in range(tables):
+            table_id = f"t{i}"
+            await store.create_table(table_id, "playing", {"seats": [{"name": f"P{i}", "token": "h"}]})
+            await store.append(table_id, [LineRow(0, '{"type":"header"}', None, None),
+                                          LineRow(1, '{"type":"deal"}', None, None),
+                                          LineRow(2, '{"type":"draw","seat":0}', 0, f"act-{i}")])  # fmt: skip
+            ids.append(table_id)
+        await store.close()
+        return ids
+
+    return asyncio.run(run())
+
+
+def _dump(url: str) -> list[tuple[str, dict[str, object], list[LineRow]]]:
+    async def run() -> list[tuple[str, dict[str, object], list[LineRow]]]:
+        store = Store(url)
+        await store.open()
+        out = []
+        for table_id in await store.table_ids():
+            table = await store.load(table_id)
+            assert table is not None
+            out.append((table.id, table.meta, table.lines))
+        await store.close()
+        return out
+
+    return asyncio.run(run())
+
+
+def test_copy_moves_every_table_and_line_and_never_overwrites(tmp_path: Path) -> None:
+    source, target = tmp_path / "a.db", tmp_path / "b.db"
+    _fill(f"sqlite:///{source}")
+    assert copy_database(str(source), str(target)) == (3, 9)
+    assert _dump(f"sqlite:///{target}") == _dump(f"sqlite:///{source}")
+    with pytest.raises(ValueError, match="already holds tables"):
+        copy_database(str(source), str(target))
+    assert _dump(f"sqlite:///{target}") == _dump(f"sqlite:///{source}")  # nothing merged or doubled
+
+
+def test_a_missing_source_is_refused_and_not_made(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="there is no database file"):
+        copy_database(str(tmp_path / "none.db"), str(tmp_path / "b.db"))
+    assert not (tmp_path / "none.db").exists() and not (tmp_path / "b.db").exists()
+    with pytest.raises(ValueError, match="same database"):
+        _fill(f"sqlite:///{tmp_path / 'a.db'}", 1)
+        copy_database(str(tmp_path / "a.db"), f"sqlite:///{tmp_path / 'a.db'}")
+
+
+def test_migrate_versions_an_old_database_step_by_step(tmp_path: Path) -> None:
+    """A database from before versions were kept (no ``updated`` column) is upgraded in place."""
+    path = tmp_path / "old.db"
+    with sqlite3.connect(path) as db:
+        db.execute(
+            "CREATE TABLE tables (id VARCHAR(32) PRIMARY KEY, created FLOAT, status VARCHAR(16), meta TEXT)"
+        )
+        db.execute(
+            "CREATE TABLE lines (id INTEGER PRIMARY KEY, table_id VARCHAR(32), seq INTEGER, line TEXT, "
+            "seat INTEGER, action_id VARCHAR(80), UNIQUE (table_id, seq))"
+        )
+        db.execute("INSERT INTO tables VALUES ('old', 5.0, 'over', '{}')")
+    done = migrate_database(str(path))
+    assert (done.before, done.after) == (0, SCHEMA_VERSION)
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT updated FROM tables WHERE id = 'old'").fetchone() == (5.0,)
+        assert db.execute("SELECT version FROM schema_version").fetchone() == (SCHEMA_VERSION,)
+    again = migrate_database(str(path))
+    assert (again.before, again.after) == (SCHEMA_VERSION, SCHEMA_VERSION)
+    assert migrate_database(str(tmp_path / "new.db")).before is None  # an empty one is made
+
+
+def test_a_database_of_a_newer_server_is_left_alone(tmp_path: Path) -> None:
+    path = tmp_path / "new.db"
+    migrate_database(str(path))
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE schema_version SET version = 99")
+    with pytest.raises(ValueError, match="schema version 99, newer than this server's"):
+        migrate_database(str(path))
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT version FROM schema_version").fetchone() == (99,)
+
+
+def test_yaniv_db_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = tmp_path / "a.db"
+    _fill(f"sqlite:///{source}", 2)
+    out = io.StringIO()
+    assert main(["db", "copy", str(source), str(tmp_path / "b.db"), "--json"], out=out) == 0
+    assert json.loads(out.getvalue()) == {"tables": 2, "lines": 6}
+    out = io.StringIO()
+    assert main(["db", "migrate", "--db", str(tmp_path / "b.db")], out=out) == 0
+    assert f"now at schema version {SCHEMA_VERSION}" in out.getvalue()
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exc:
+        main(["db", "copy", str(source), str(tmp_path / "b.db")], out=io.StringIO())
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and "already holds tables" in err and len(err.strip().splitlines()) == 1
+    with pytest.raises(SystemExit) as exc:
+        main(["db", "copy", str(source), "postgresql://u:secret@127.0.0.1:9/none"], out=io.StringIO())
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and "secret" not in err and "Traceback" not in err
+
+
+@pytest.fixture(scope="module")
+def pg_url() -> Iterator[str]:
+    with private_postgres() as url:
+        yield url
+
+
+def test_the_upgrade_path_from_sqlite_to_postgresql(tmp_path: Path, pg_url: str) -> None:
+    """A served game's SQLite file copied into PostgreSQL: every record checks there."""
+    from fastapi.testclient import TestClient
+
+    from yaniv.web import create_app
+
+    from .conftest import FAST, Site
+    from .helpers import game_over, play_until
+    from .test_play import start_table
+
+    source = f"sqlite+aiosqlite:///{tmp_path / 'served.db'}"
+    with TestClient(create_app(source, bot_delay=0, round_pause=None, config=FAST)) as client:
+        from contextlib import ExitStack
+
+        with ExitStack() as stack:
+            site = Site(client, stack)
+            table, players = start_table(site, 1, 1, rules="standard(score_limit=30)", level="easy")
+            play_until(players, game_over(players), timeout=120)
+            for p in players:
+                p.close()
+    target = pg_url.replace("/yaniv", "/yaniv_copy")
+    import psycopg
+
+    with psycopg.connect(pg_url, autocommit=True) as c:
+        c.execute("DROP DATABASE IF EXISTS yaniv_copy")
+        c.execute("CREATE DATABASE yaniv_copy")
+    tables, lines = copy_database(str(tmp_path / "served.db"), target)
+    assert tables == 1 and lines > 10
+    copied = {t: rows for t, _, rows in _dump(target)}
+    assert check([row.line for row in copied[table]]).over
+    assert _dump(target) == _dump(source)
