@@ -512,6 +512,8 @@ BAD_INPUT: dict[str, list[tuple[list[str], str]]] = {
         (["serve", "--round-pause", "nan"], "argument --round-pause"),
         (["serve", "--round-pause", "-1"], "argument --round-pause"),
         (["serve", "--log-level", "loud"], "argument --log-level: invalid choice"),
+        (["serve", "--log-format", "xml"], "argument --log-format: invalid choice"),
+        (["serve", "--db", "bogus://u:s3cret@x"], "--db: 'bogus://u:***@x' is not a database URL"),
     ],
     "db": [
         (["db"], "required: {migrate,copy}"),

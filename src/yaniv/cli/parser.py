@@ -170,6 +170,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="seconds after a round's end before the next deal if not everyone is ready, 0 to 3600 (30)",
     )
     p.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
+    p.add_argument(
+        "--log-format",
+        choices=["text", "json"],
+        help="log lines as text or as one JSON object a line (time, level, event, table); "
+        "also YANIV_WEB_LOG_FORMAT (text)",
+    )
     limits = p.add_argument_group(
         "limits and timers",
         "each also read from YANIV_WEB_<NAME> (an option given here wins); 0 turns a limit off",

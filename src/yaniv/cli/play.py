@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import datetime as dt
+import json
+import os
+import re
 import socket
 import sys
 import time
@@ -129,10 +133,13 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     """Run the web server (needs the web extra).
 
     The address and the database are checked first, so that a typing mistake is one line
-    (exit 2) instead of a server that logs an error and stops.
+    (exit 2) instead of a server that logs an error and stops: the database is brought to
+    this server's schema as the server would (``yaniv db migrate``), so that one it cannot
+    reach, or one made by a newer server (left unchanged), is refused here. The URL shown
+    never holds its password.
     """
     try:
-        from ..web import default_db_url, serve
+        from ..web import default_db_url, migrate_database, serve
     except ImportError as e:
         raise UsageError(f"the web server needs its extra: pip install 'yaniv[web]' ({e})") from None
     limits = _serve_limits(args)
@@ -141,7 +148,29 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     if "://" not in db:  # a plain file name
         db = f"sqlite+aiosqlite:///{Path(db).resolve()}"
     _check_db(db, given=args.db is not None)
-    out.write(f"Yaniv on http://{args.host}:{args.port}/ (tables in {db})\n")
+    if args.db is None and db.startswith("sqlite+aiosqlite:///"):  # the first start: make its folder
+        folder = Path(db.removeprefix("sqlite+aiosqlite:///")).parent
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise UsageError(f"the default database: cannot make {folder}: {e.strerror or e}") from None
+    try:
+        migrate_database(db)
+    except ValueError as e:  # unreachable, or made by a newer server: the message hides the password
+        raise UsageError(f"{'--db' if args.db is not None else 'the default database'}: {e}") from None
+    address, shown = f"http://{args.host}:{args.port}/", _shown_url(db)
+    if (args.log_format or os.environ.get("YANIV_WEB_LOG_FORMAT", "")).strip().lower() == "json":
+        # every line is then an object, the first one too (a log collector reads stdout as well)
+        banner = {
+            "time": dt.datetime.now(dt.UTC).isoformat(timespec="milliseconds"),
+            "level": "info",
+            "logger": "yaniv.cli",
+            "event": f"Yaniv on {address}",
+            "database": shown,
+        }
+        out.write(json.dumps(banner, ensure_ascii=True) + "\n")
+    else:
+        out.write(f"Yaniv on {address} (tables in {shown})\n")
     out.flush()
     try:
         serve(
@@ -196,7 +225,21 @@ def _serve_limits(args: argparse.Namespace) -> dict[str, object]:
         limits["allowed_origins"] = tuple(args.allowed_origin)
     if getattr(args, "durable", None):
         limits["durable"] = True
+    if getattr(args, "log_format", None):
+        limits["log_format"] = args.log_format
     return limits
+
+
+def _shown_url(url: str) -> str:
+    """A database URL to print: its password, if any, as ``***`` (a URL without one as it is)."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        parsed = make_url(url)
+    except (ArgumentError, ValueError):  # not parsed: hide what would be a password anyway
+        return re.sub(r"(://[^/@:]*:)[^@/]*@", r"\1***@", url)
+    return parsed.render_as_string(hide_password=True) if parsed.password else url
 
 
 def _check_address(host: str, port: int) -> None:
@@ -224,7 +267,8 @@ def _check_db(url: str, *, given: bool) -> None:
         parsed = make_url(url)
         parsed.get_dialect()
     except (ArgumentError, NoSuchModuleError, ValueError) as e:
-        raise UsageError(f"{flag}: {url!r} is not a database URL this server can use ({e})") from None
+        shown = _shown_url(url)
+        raise UsageError(f"{flag}: {shown!r} is not a database URL this server can use ({e})") from None
     if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
         folder = Path(parsed.database).parent
         if given and not folder.is_dir():

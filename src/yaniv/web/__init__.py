@@ -5,12 +5,14 @@ ASGI app for tests or another server. The protocol is in docs/protocol.md. Needs
 ``web`` extra (``pip install 'yaniv[web]'``); the core never imports this package.
 
 The limits and timers (:class:`~yaniv.web.config.WebConfig`) come from the environment
-(``YANIV_WEB_*``) when :func:`serve` is not given a config.
+(``YANIV_WEB_*``) when :func:`serve` is not given a config. Health, readiness, metrics and
+the JSON log lines are in :mod:`yaniv.web.ops` (docs/deploy.md).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import FrameType
 
 from .app import create_app, default_db_url
 from .config import WebConfig
@@ -48,14 +50,19 @@ def serve(
     (by name: ``{"turn_seconds_public": 30}``, what ``yaniv serve``'s options set), checked
     (``ValueError`` for an unknown name or a bad value). Requests have its
     ``request_timeout`` to arrive (slowloris: :func:`~yaniv.web.guard.guarded_h11`),
-    idle keep-alive connections its ``keep_alive``, request heads its ``max_header_bytes``.
+    idle keep-alive connections its ``keep_alive``, request heads its ``max_header_bytes``;
+    the log lines are in its ``log_format``. From the first signal to stop (Ctrl-C,
+    SIGTERM) ``/readyz`` answers 503, so that a load balancer stops sending new clients
+    while the open connections finish.
     """
+    import contextlib
     import gc
     import sys
 
     import uvicorn
 
     from .guard import guarded_h11
+    from .ops import log_config
 
     config = (config or WebConfig.from_env()).with_limits(limits or {})
     # the database driver runs in its own thread: hand the interpreter lock over quickly
@@ -66,11 +73,21 @@ def serve(
     # otherwise make stop every table for a few hundred milliseconds (bench/web_attack.py)
     gc.collect()
     gc.freeze()
-    uvicorn.run(
+    health = app.state.health
+
+    class Server(uvicorn.Server):
+        """uvicorn's server, saying "not ready" from the first signal to stop."""
+
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            health.draining = True
+            super().handle_exit(sig, frame)
+
+    settings = uvicorn.Config(
         app,
         host=host,
         port=port,
         log_level=log_level,
+        log_config=log_config(config.log_format, log_level),
         http=guarded_h11(config.request_timeout),
         timeout_keep_alive=max(1, round(config.keep_alive)),
         h11_max_incomplete_event_size=config.max_header_bytes,
@@ -80,3 +97,8 @@ def serve(
         ws_ping_interval=20.0,
         ws_ping_timeout=20.0,
     )
+    server = Server(settings)
+    with contextlib.suppress(KeyboardInterrupt):
+        server.run()
+    if not server.started:  # as uvicorn.run: the port, the app's start-up failed
+        sys.exit(3)

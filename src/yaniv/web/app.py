@@ -15,6 +15,9 @@ Routes (the OpenAPI schema is at ``/openapi.json``, the docs at ``/docs``):
 ``GET /api/tables/{id}/history``  a finished game step by step (the page's replay)
 ``GET /t/{id}/history``          the browser app's replay of a finished game
 ``WS /ws/{id}``                play or watch (docs/protocol.md)
+``GET /healthz``               liveness: the process answers (200)
+``GET /readyz``                readiness: the database answers and the server is not shutting down (else 503)
+``GET /metrics``               Prometheus metrics (:mod:`yaniv.web.ops`)
 =============================  ==============================================================
 
 Every response carries the page's Content-Security-Policy; request bodies over the
@@ -41,6 +44,7 @@ from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from prometheus_client import CONTENT_TYPE_LATEST
 from pydantic import BaseModel, Field, model_validator
 
 from ..bots import LEVELS
@@ -50,10 +54,11 @@ from .client import Client
 from .config import WebConfig
 from .guard import BodyLimit, SecurityHeaders
 from .hub import Hub
+from .ops import Health, MeteredStore, Metrics
 from .protocol import ProtocolError, error, parse_message
 from .room import Room
 from .seats import DEFAULT_LEVEL, TableSettings
-from .store import Store, async_url
+from .store import async_url
 from .text import check_strings
 
 __all__ = ["Client", "create_app", "default_db_url", "origin_allowed"]
@@ -209,7 +214,8 @@ def create_app(
     *clock*: the time of the tables' timers and turn clocks (a fake one in tests).
     """
     config = (config or WebConfig()).checked()
-    store = Store(_db_url(db_url or default_db_url()), durable=config.durable)
+    metrics = Metrics()
+    store = MeteredStore(_db_url(db_url or default_db_url()), metrics, durable=config.durable)
     hub = Hub(
         store,
         bot_delay=bot_delay,
@@ -217,8 +223,11 @@ def create_app(
         unload_after=unload_after,
         config=config,
         clock=clock,
+        metrics=metrics,
     )
     sockets: dict[str, int] = {}
+    health = Health(store, config.ready_timeout)
+    metrics.watch(lambda: [room.status for room in hub.tables.values()], lambda: sum(sockets.values()))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -227,6 +236,7 @@ def create_app(
         try:
             yield
         finally:
+            health.draining = True
             await hub.close()
             await store.close()
 
@@ -238,6 +248,8 @@ def create_app(
     )
     app.state.hub = hub
     app.state.config = config
+    app.state.health = health
+    app.state.metrics = metrics
     app.add_exception_handler(RequestValidationError, _invalid)
     app.add_middleware(BodyLimit, limit=config.body_limit)
     app.add_middleware(SecurityHeaders)
@@ -260,6 +272,44 @@ def create_app(
     @app.get("/t/{table_id}/history", include_in_schema=False)
     async def history_page(table_id: str) -> FileResponse:
         return page()
+
+    # ---- operations: neither probe is rate-limited, neither says anything about the database but
+    # whether it answers (no URL, no driver message)
+
+    @app.get("/healthz", summary="Liveness", tags=["operations"])
+    async def healthz() -> JSONResponse:
+        """200 while the process answers at all (its event loop runs); nothing is checked."""
+        return JSONResponse({"status": "ok"}, headers={"Cache-Control": "no-store"})
+
+    @app.get(
+        "/readyz",
+        summary="Readiness",
+        tags=["operations"],
+        responses={503: {"description": 'not ready: `{"status": "unavailable", "reason": …}`'}},
+    )
+    async def readyz() -> JSONResponse:
+        """200 when the store is open and the database answers a trivial query in time; else 503.
+
+        503 too from the moment the server begins to shut down.
+        """
+        problem = await health.problem()
+        headers = {"Cache-Control": "no-store"}
+        if problem is not None:
+            return JSONResponse({"status": "unavailable", "reason": problem}, 503, headers=headers)
+        return JSONResponse({"status": "ready"}, headers=headers)
+
+    @app.get(
+        "/metrics",
+        summary="Prometheus metrics",
+        tags=["operations"],
+        response_class=Response,
+        responses={200: {"content": {"text/plain": {}}}},
+    )
+    async def prometheus() -> Response:
+        """Tables, websockets, actions, latency and store commits in Prometheus' text format."""
+        return Response(
+            metrics.render(), media_type=CONTENT_TYPE_LATEST, headers={"Cache-Control": "no-store"}
+        )
 
     @app.get("/api/presets", summary="The rule presets")
     async def presets() -> list[dict[str, Any]]:
@@ -405,7 +455,7 @@ def create_app(
         try:
             table = await hub.get(table_id)
         except Exception:
-            log.exception("loading table %s", table_id[:40])
+            log.exception("loading table %s", table_id[:40], extra={"table": table_id[:40]})
             table = None
         if table is None:
             await websocket.send_text(
@@ -420,7 +470,13 @@ def create_app(
             await serve_client(table, client)
         finally:
             if client.dropped:
-                log.warning("table %s: dropped a connection from %s: %s", table.id, address, client.dropped)
+                log.warning(
+                    "table %s: dropped a connection from %s: %s",
+                    table.id,
+                    address,
+                    client.dropped,
+                    extra={"table": table.id},
+                )
             timer.cancel()
             table.sockets -= 1
             table.idle_since = hub.now()
@@ -458,7 +514,7 @@ async def serve_client(table: Room, client: Client) -> None:
         except ProtocolError as e:
             client.send(error(e.code, e.message, e.msg_id))
         except Exception:
-            log.exception("table %s: a message failed", table.id)
+            log.exception("table %s: a message failed", table.id, extra={"table": table.id})
             client.send(error("server_error", "the server could not handle that message; nothing changed"))
 
 

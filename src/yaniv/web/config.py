@@ -16,9 +16,18 @@ import dataclasses
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, Literal, get_args
 
-__all__ = ["ENV_PREFIX", "WebConfig"]
+__all__ = ["ENV_PREFIX", "LOG_FORMATS", "LogFormat", "WebConfig"]
+
+LogFormat = Literal["text", "json"]
+"""How the server writes its log lines: uvicorn's plain text, or one JSON object a line."""
+
+LOG_FORMATS: tuple[str, ...] = get_args(LogFormat)
+"""The values of :data:`LogFormat`."""
+
+_CHOICES: dict[str, tuple[str, ...]] = {"log_format": LOG_FORMATS}
+"""The text fields and the values each may take."""
 
 ENV_PREFIX = "YANIV_WEB_"
 """The prefix of the environment variables :meth:`WebConfig.from_env` reads."""
@@ -94,6 +103,12 @@ class WebConfig:
     prune_every: float = 600.0
     """Seconds between two clean-ups of the database."""
 
+    # ---- operations
+    ready_timeout: float = 2.0
+    """Seconds the database has to answer ``/readyz``'s trivial query before the server says not ready."""
+    log_format: LogFormat = "text"
+    """``text`` (uvicorn's lines) or ``json`` (one object a line: time, level, event, table)."""
+
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> WebConfig:
         """The defaults with every ``YANIV_WEB_<FIELD>`` variable applied; ``ValueError`` if one is bad."""
@@ -113,6 +128,10 @@ class WebConfig:
                     changes[f.name] = int(raw)
                 elif isinstance(default, float):
                     changes[f.name] = float(raw)
+                elif isinstance(default, str):
+                    changes[f.name] = raw.strip().lower()
+                    if changes[f.name] not in _CHOICES.get(f.name, (changes[f.name],)):
+                        raise ValueError(raw)
                 else:
                     changes[f.name] = tuple(raw.replace(",", " ").split())
             except ValueError:
@@ -138,6 +157,8 @@ class WebConfig:
             elif isinstance(default, float):
                 ok = isinstance(value, (int, float)) and not isinstance(value, bool)
                 value = float(value) if ok else value  # type: ignore[arg-type]
+            elif isinstance(default, str):
+                ok = isinstance(value, str)
             else:
                 ok = isinstance(value, tuple) and all(isinstance(v, str) for v in value)
             if not ok:
@@ -146,7 +167,11 @@ class WebConfig:
         return dataclasses.replace(self, **changes).checked()
 
     def checked(self) -> WebConfig:
-        """The config itself if every number is 0 or more; ``ValueError`` naming the first that is not."""
+        """The config itself if every number is 0 or more and every choice known; else ``ValueError``."""
+        for name, choices in _CHOICES.items():
+            value = getattr(self, name)
+            if value not in choices:
+                raise ValueError(f"{name} must be one of {', '.join(choices)}, got {str(value)[:40]!r}")
         for f in fields(self):
             value = getattr(self, f.name)
             if isinstance(value, (int, float)) and not isinstance(value, bool) and not value >= 0:

@@ -28,6 +28,7 @@ from typing import Any
 from ..errors import RecordError, YanivError
 from ..record import read_record, replay
 from .config import WebConfig
+from .ops import Metrics
 from .room import Room
 from .seats import Seat, TableSettings, hash_token
 from .store import Store
@@ -53,6 +54,7 @@ class Hub:
         unload_after: float | None = 600.0,
         config: WebConfig | None = None,
         clock: Callable[[], float] = time.monotonic,
+        metrics: Metrics | None = None,
     ) -> None:
         """Rooms persisted in *store*.
 
@@ -61,7 +63,8 @@ class Hub:
         A room nobody has had open for *unload_after* seconds leaves memory (it stays
         stored and comes back on its next use); ``None`` keeps every room loaded.
         *config*: the limits and timers; *clock*: the time of every room's timers and turn
-        clocks (a fake one in tests: after moving it on, :meth:`tick`).
+        clocks (a fake one in tests: after moving it on, :meth:`tick`). *metrics*: where the
+        rooms count their actions (default: a registry of the hub's own).
         """
         self.store = store
         self.bot_delay = bot_delay
@@ -69,6 +72,7 @@ class Hub:
         self.unload_after = unload_after
         self.config = config or WebConfig()
         self.now = clock
+        self.metrics = metrics or Metrics()
         self.tables: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
         self._tasks: list[asyncio.Task[None]] = []
@@ -295,7 +299,9 @@ class Hub:
                 try:
                     room = self.rebuild(stored)
                 except (RecordError, YanivError, KeyError, ValueError, TypeError):
-                    log.exception("table %s cannot be rebuilt from the store", table_id)
+                    log.exception(
+                        "table %s cannot be rebuilt from the store", table_id, extra={"table": table_id}
+                    )
                     room = None
             if room is not None:
                 self.tables[table_id] = room

@@ -32,6 +32,7 @@ import contextlib
 import json
 import logging
 import secrets
+import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -463,6 +464,7 @@ class Room:
         self, seat: int, action_id: str, version: int, action: Action, client: Connection
     ) -> None:
         """A seat's game action: idempotent by id, refused when stale or illegal."""
+        started = time.perf_counter()  # yaniv_action_seconds: from here to the updates queued
         async with self.lock:
             done = self.action_ids.get((seat, action_id))
             if done is not None:
@@ -485,6 +487,9 @@ class Room:
             except IllegalActionError as e:
                 raise ProtocolError("illegal", str(e), action_id) from None
             await self.commit(seat, action_id, client)
+            metrics = self.hub.metrics
+            metrics.action_seconds.observe(time.perf_counter() - started)
+            metrics.by_person.inc()
             self._after_change()
 
     @staticmethod
@@ -670,7 +675,9 @@ class Room:
                 self.status = "over"
                 await self.save()
         except Exception as err:
-            log.exception("table %s: storing failed; rebuilding it from the store", self.id)
+            log.exception(
+                "table %s: storing failed; rebuilding it from the store", self.id, extra={"table": self.id}
+            )
             await self._rebuild()
             raise ProtocolError(
                 "storage", f"the move could not be saved, so it did not count: {err}", action_id
@@ -793,10 +800,10 @@ class Room:
             try:
                 await self._do(job)
             except ProtocolError as e:
-                log.warning("table %s: %s refused: %s", self.id, job, e.message)
+                log.warning("table %s: %s refused: %s", self.id, job, e.message, extra={"table": self.id})
                 await asyncio.sleep(0.05)
             except Exception:
-                log.exception("table %s: %s failed", self.id, job)
+                log.exception("table %s: %s failed", self.id, job, extra={"table": self.id})
                 await asyncio.sleep(0.5)
 
     async def _do(self, job: Job) -> None:
@@ -844,6 +851,7 @@ class Room:
             if move.action is None:
                 return  # a slap passed: nothing to store or tell
             await self.commit(move.seat, None)
+            self.hub.metrics.by_computer.inc()
             self._after_change()
 
     async def _expire(self) -> None:
@@ -875,6 +883,8 @@ class Room:
         for seat in gone:
             self.stand_in(seat, self.settings.stand_in)
         await self.commit(None, None)
+        if moves:
+            self.hub.metrics.by_clock.inc(len(moves))
         if gone:
             await self.save()
             self.broadcast_table()

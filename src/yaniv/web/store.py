@@ -273,6 +273,19 @@ class Store:
         if len(self._touched) > 50_000:
             self._touched = {k: v for k, v in self._touched.items() if now - v <= 60}
 
+    async def ping(self) -> None:
+        """Run a trivial query (``SELECT 1``), the server's readiness check.
+
+        ``RuntimeError`` if the store is not open or its writer has stopped; the driver's
+        error if the database does not answer.
+        """
+        if self.engine is None or self._writer is None:
+            raise RuntimeError("the store is not open")
+        if self._writer.done():
+            raise RuntimeError("the store's writer has stopped")
+        async with self.engine.connect() as conn:
+            await conn.execute(text("SELECT 1"))
+
     # ----------------------------------------------------------------- reads
 
     async def load(self, table_id: str) -> StoredTable | None:
