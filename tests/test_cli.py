@@ -515,6 +515,12 @@ BAD_INPUT: dict[str, list[tuple[list[str], str]]] = {
         (["serve", "--log-format", "xml"], "argument --log-format: invalid choice"),
         (["serve", "--db", "bogus://u:s3cret@x"], "--db: 'bogus://u:***@x' is not a database URL"),
     ],
+    "bot": [
+        (["bot", "nosuch"], "unknown bot 'nosuch'"),
+        (["bot", "cmd:x"], "not another program"),
+        (["bot", "heuristic:strong"], "has no levels"),
+        (["bot", "expert", "--seed", "x"], "--seed"),
+    ],
     "db": [
         (["db"], "required: {migrate,copy}"),
         (["db", "copy", "{tmp}/none.db", "{tmp}/b.db"], "there is no database file {tmp}/none.db"),

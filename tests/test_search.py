@@ -31,7 +31,7 @@ def views_along_a_game(
     game = Game(spec, players=players, seed=seed)
     bots = [make_bot("heuristic") for _ in range(players)]
     rngs = bot_rngs(seed, players)
-    out = []
+    out: list[tuple[RoundState, SeatView]] = []
     while not game.over and len(out) < limit:
         state = game.round
         if state.is_over:
@@ -54,8 +54,8 @@ def test_determinizations_agree_with_everything_the_seat_knows(spec: str, player
     model = default_model()
     for state, view in views_along_a_game(spec, players, seed=11):
         assert view.seat is not None
-        for k in range(3):
-            sample = determinize(view, random.Random(k), model, 0)
+        for k in range(4):
+            sample = determinize(view, random.Random(k), model, 0, drawn_like_stock=k % 2 == 1)
             # my hand, every hand size, the seen cards, the pile and the stock size hold
             assert sample.hands[view.seat] == state.hands[view.seat]
             for p in view.active:
@@ -222,3 +222,40 @@ def test_the_playouts_call_yaniv_exactly_when_the_heuristic_would(spec: str, pla
             calls += heuristic_calls
             checked += 1
     assert checked > 50 and 0 < calls < checked
+
+
+def test_the_expert_uses_its_rule_familys_models_and_the_heuristic_keeps_standards() -> None:
+    """Models per rule family (issue 20): the expert reads jdross's, given ones stay fixed."""
+    from yaniv.bots.model import family_of, model_for, win_model_for
+    from yaniv.bots.search import ExpertBot
+
+    _, view = views_along_a_game("jdross", 2, 3, limit=1)[0]
+    if family_of(view.rules) != "jdross":
+        pytest.skip("jdross not fitted")
+    expert = ExpertBot(level="fast")
+    expert.act(view, random.Random(1))
+    assert expert.model is model_for(view.rules) and expert.heuristic.model is expert.model
+    assert expert.win_model is win_model_for(view.rules)
+    assert expert.model is not default_model()
+    fixed = ExpertBot(level="fast", model=default_model(), win_model=default_win_model())
+    fixed.act(view, random.Random(1))
+    assert fixed.model is default_model() and fixed.win_model is default_win_model()
+    assert HeuristicBot().model is default_model()
+
+
+def test_took_from_pile_reads_a_seen_card_of_the_group_before() -> None:
+    """The drawn card dealt like a stock card needs to know who drew: a taken card is seen."""
+    from yaniv.bots.search import _took_from_pile
+
+    checked = {True: 0, False: 0}
+    for state, view in views_along_a_game("standard", 2, seed=5, limit=60):
+        assert view.seat is not None
+        other = 1 - view.seat
+        if view.last_discards[other] is None or state.turns < 2:
+            continue
+        took = _took_from_pile(view, other)
+        checked[took] += 1
+        if not took:  # he drew: nothing he was seen taking comes from the group he faced
+            group = view.last_discards[view.seat]
+            assert group is None or not {c % 54 for c in view.seen[other]} & {c % 54 for c in group}
+    assert checked[True] > 0 and checked[False] > 0

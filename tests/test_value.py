@@ -120,3 +120,33 @@ def test_win_share_when_everyone_is_over_the_limit_is_even() -> None:
 def test_a_bad_score_limit_is_named(limit: object) -> None:
     with pytest.raises(ValueError, match="score limit"):
         default_win_model().table(limit)  # type: ignore[arg-type]
+
+
+def test_every_fitted_family_is_a_preset_with_sound_tables() -> None:
+    """families.json (python tools/fit_models.py): each family is its preset's, its tables sound."""
+    from yaniv.bots.model import FAMILY_KNOBS, families, family_of, model_for, win_model_for
+    from yaniv.rules import PRESETS
+
+    fitted = families()
+    assert fitted, "families.json ships the fitted rule families"
+    for name, fam in fitted.items():
+        rules = PRESETS[name]
+        assert fam["knobs"] == {k: rules.to_dict()[k] for k in FAMILY_KNOBS}
+        assert family_of(rules) == name
+        for row in fam["card_distribution"] + fam["after_single"] + fam["after_group"]:
+            assert abs(sum(row) - 1.0) < 1e-3 and min(row) > 0
+        strengths = win_model_for(rules).strengths
+        assert all(b <= a for a, b in itertools.pairwise(strengths))
+        assert model_for(rules).card_distribution == fam["card_distribution"]
+    assert family_of(PRESETS["standard"]) == "standard"
+    assert model_for(PRESETS["standard"]) is not model_for(PRESETS[next(iter(fitted))])
+
+
+def test_a_rule_set_takes_the_nearest_family() -> None:
+    """The threshold decides first: a standard game at threshold 5 is nearer finnish than standard."""
+    from yaniv.bots.model import families, family_of
+
+    if "finnish" not in families():
+        pytest.skip("finnish not fitted")
+    assert family_of(Rules.from_spec("standard(yaniv_threshold=5)")) == "finnish"
+    assert family_of(Rules.from_spec("standard(score_limit=250)")) == "standard"

@@ -32,6 +32,7 @@ from yaniv.bots.value import band_of, fit_strengths
 from yaniv.cards import cards_of_mask
 from yaniv.game import Game
 from yaniv.match import play_table
+from yaniv.rules import Rules
 from yaniv.table import DecisionKind, Table, player_rngs
 
 __all__ = ["calibrate", "calibrate_win_model", "main"]
@@ -43,8 +44,16 @@ TURN_CAP = 2001
 """A round that runs this long stops the game: the loop it replaces stopped after 2000 turns."""
 
 
-def calibrate(games: int, seed: int = 1) -> tuple[list[list[float]], list[list[float]], list[list[float]]]:
-    """Hidden-card value histograms (Laplace-smoothed counts).
+def _player_counts(rules: str) -> tuple[int, ...]:
+    """The table sizes the fits mix: 2 to 5 players, as far as the rules allow."""
+    r = Rules.from_spec(rules)
+    return tuple(n for n in (2, 3, 4, 5) if r.min_players <= n <= r.max_players)
+
+
+def calibrate(
+    games: int, seed: int = 1, rules: str = "standard"
+) -> tuple[list[list[float]], list[list[float]], list[list[float]]]:
+    """Hidden-card value histograms (Laplace-smoothed counts), from self-play on *rules*.
 
     Returns (per stage of the round, per value of the single card just thrown, per
     highest value of the several cards just thrown).
@@ -53,9 +62,10 @@ def calibrate(games: int, seed: int = 1) -> tuple[list[list[float]], list[list[f
     after_single = [[1.0] * (MAX_CARD + 1) for _ in range(MAX_CARD + 1)]
     after_group = [[1.0] * (MAX_CARD + 1) for _ in range(MAX_CARD + 1)]
     rng = random.Random(seed)
+    counts_of_players = _player_counts(rules)
     for i in range(games):
-        players = rng.choice((2, 3, 4, 5))
-        game = Game("standard", players=players, seed=seed * 100_000 + i)
+        players = rng.choice(counts_of_players)
+        game = Game(rules, players=players, seed=seed * 100_000 + i)
         bots = [HeuristicBot() for _ in range(players)]
         table = Table(
             game, bots, rngs=player_rngs(seed * 100_000 + i, players), turn_cap=TURN_CAP, auto_deal=False
@@ -90,18 +100,19 @@ def calibrate(games: int, seed: int = 1) -> tuple[list[list[float]], list[list[f
     return counts, after_single, after_group
 
 
-def calibrate_win_model(games: int, seed: int = 1) -> list[float]:
-    """Win-model strengths fitted to heuristic self-play games (standard rules, 2-5 players).
+def calibrate_win_model(games: int, seed: int = 1, rules: str = "standard") -> list[float]:
+    """Win-model strengths fitted to heuristic self-play games (*rules*, 2-5 players).
 
     Every round start gives one observation: the bands of the totals of the players
     still in, and which of them went on to win the game.
     """
     rng = random.Random(seed)
     observations: list[tuple[list[int], list[float]]] = []
+    counts_of_players = _player_counts(rules)
     for i in range(games):
-        players = rng.choice((2, 3, 4, 5))
+        players = rng.choice(counts_of_players)
         game_seed = seed * 1_000_000 + 500_000 + i
-        game = Game("standard", players=players, seed=game_seed)
+        game = Game(rules, players=players, seed=game_seed)
         limit = game.rules.score_limit
         bots = [HeuristicBot() for _ in range(players)]
         play_table(Table(game, bots, rngs=player_rngs(game_seed, players), turn_cap=TURN_CAP))

@@ -20,15 +20,21 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from ..rules import PRESETS, Rules
 from .value import WinModel
 
 __all__ = [
+    "FAMILY_KNOBS",
     "STAGES",
     "HandModel",
     "call_success_probability",
     "default_model",
     "default_win_model",
+    "families",
+    "family_of",
+    "model_for",
     "stage_of",
+    "win_model_for",
 ]
 
 STAGES = 8
@@ -136,6 +142,75 @@ def default_win_model() -> WinModel:
     if strengths is None:
         raise ValueError("calibration.json has no win_strengths: run python tools/calibrate.py --only win")
     return WinModel(strengths)
+
+
+FAMILY_KNOBS = (
+    "yaniv_threshold",
+    "score_limit",
+    "assaf_penalty",
+    "assaf_penalty_adds_hand",
+    "landing_rule",
+    "halving_scores",
+    "pickup_mode",
+    "hand_size",
+)
+"""The knobs that change how a hand is kept and what a round is worth: a rule family's key."""
+
+
+@cache
+def families() -> dict[str, dict[str, Any]]:
+    """The rule families fitted besides ``standard`` (``families.json``, ``python tools/fit_models.py``).
+
+    Each has the ``knobs`` (:data:`FAMILY_KNOBS`) of the preset it was fitted on, its
+    hand tables and its win strengths. ``standard`` is ``calibration.json``.
+    """
+    path = resources.files("yaniv.bots").joinpath("families.json")
+    if not path.is_file():
+        return {}
+    data: dict[str, dict[str, Any]] = json.loads(path.read_text(encoding="utf-8"))["families"]
+    return data
+
+
+def _distance(rules: Rules, knobs: dict[str, Any]) -> float:
+    """How far a rule set is from a family's: the threshold first, then what a round is worth."""
+    d = abs(rules.threshold - float(knobs["yaniv_threshold"])) * 4.0
+    d += abs(rules.assaf_penalty / rules.score_limit - knobs["assaf_penalty"] / knobs["score_limit"]) * 20.0
+    d += 1.0 if rules.landing_rule != knobs["landing_rule"] else 0.0
+    d += 0.5 if rules.assaf_penalty_adds_hand != knobs["assaf_penalty_adds_hand"] else 0.0
+    d += 0.5 if rules.pickup_mode != knobs["pickup_mode"] else 0.0
+    d += abs(rules.hand_size - knobs["hand_size"]) * 1.0
+    return float(d)
+
+
+@cache
+def family_of(rules: Rules) -> str:
+    """The fitted rule family nearest to *rules* (``standard`` when none is nearer)."""
+    standard = PRESETS["standard"].to_dict()
+    best, best_d = "standard", _distance(rules, standard)
+    for name, fam in families().items():
+        d = _distance(rules, fam["knobs"])
+        if d < best_d:
+            best, best_d = name, d
+    return best
+
+
+@cache
+def model_for(rules: Rules) -> HandModel:
+    """The hand model of the rule family nearest to *rules* (:func:`family_of`)."""
+    name = family_of(rules)
+    if name == "standard":
+        return default_model()
+    fam = families()[name]
+    return HandModel(fam["card_distribution"], fam.get("after_single"), fam.get("after_group"))
+
+
+@cache
+def win_model_for(rules: Rules) -> WinModel:
+    """The win model of the rule family nearest to *rules* (:func:`family_of`)."""
+    name = family_of(rules)
+    if name == "standard":
+        return default_win_model()
+    return WinModel(families()[name]["win_strengths"])
 
 
 def call_success_probability(

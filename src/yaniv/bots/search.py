@@ -35,7 +35,7 @@ from ..rules import Rules
 from ..state import ROUND_OVER, RoundState, SeatView
 from .base import Bot
 from .heuristic import HeuristicBot, Knowledge, call_risk
-from .model import HandModel, default_model, default_win_model
+from .model import HandModel, default_model, default_win_model, model_for, win_model_for
 from .value import WinModel, win_share
 
 __all__ = [
@@ -180,8 +180,16 @@ def playout(state: RoundState, model: HandModel, risk: float = 0.3, cap: int = 4
             return
 
 
-def determinize(view: SeatView, rng: random.Random, model: HandModel, stage: int) -> RoundState:
-    """A full round state consistent with *view*, hidden cards sampled by the model."""
+def determinize(
+    view: SeatView, rng: random.Random, model: HandModel, stage: int, drawn_like_stock: bool = False
+) -> RoundState:
+    """A full round state consistent with *view*, hidden cards sampled by the model.
+
+    With *drawn_like_stock*, the card an opponent drew from the stock since his last
+    discard is dealt like a stock card (uniformly from the unseen cards) and, when he
+    took a pile card instead (it is seen), all his hidden cards are kept ones; else
+    that card is dealt by the stage of the round like the cards nobody read.
+    """
     assert view.seat is not None
     rules = view.rules
     values = rules.card_values
@@ -207,10 +215,16 @@ def determinize(view: SeatView, rng: random.Random, model: HandModel, stage: int
     # than them. All his hidden cards but one (the card he drew since) were kept; they
     # follow the calibrated after-discard distribution.
     if view.phase == "turn_start":
+        drew: list[int] = []
         for p in view.active:
             group = view.last_discards[p]
-            kept = missing[p] - 1
-            if p == view.seat or group is None or kept <= 0:
+            if p == view.seat or group is None:
+                continue
+            took = drawn_like_stock and _took_from_pile(view, p)
+            kept = missing[p] - (0 if took else 1)
+            if kept <= 0:
+                if drawn_like_stock and not took and missing[p] == 1:
+                    drew.append(p)
                 continue
             dist = model.after_discard([values[int(c)] for c in group])
             if dist is None:
@@ -221,6 +235,13 @@ def determinize(view: SeatView, rng: random.Random, model: HandModel, stage: int
             missing[p] -= kept
             taken = set(chosen)
             pool = [c for c in pool if c not in taken]
+            if drawn_like_stock and not took and missing[p] == 1:
+                drew.append(p)
+        for p in drew:  # the card he drew is any unseen card: the stock's order is uniform
+            if pool:
+                c = pool.pop(rng.randrange(len(pool)))
+                hands[p] |= 1 << c
+                missing[p] -= 1
     keyed = _weighted_order(pool, model.card_distribution[stage], values, rng)
     at = 0
     for p in view.active:
@@ -232,6 +253,21 @@ def determinize(view: SeatView, rng: random.Random, model: HandModel, stage: int
     rng.shuffle(stock)  # the stock's order is uniform, whatever the weights
     stock = stock[: view.stock_count]
     return RoundState.sampled(view, hands, stock, shuffler=rng)
+
+
+def _took_from_pile(view: SeatView, p: int) -> bool:
+    """Whether *p* took a pile card at his last turn.
+
+    He did if a card he was seen taking is of the group the active seat before him
+    discarded last (the one he could take from).
+    """
+    active = view.active
+    prev = active[(active.index(p) - 1) % len(active)]
+    group = view.last_discards[prev]
+    if group is None or not view.seen[p]:
+        return False
+    kinds = {KIND[c] for c in group}
+    return any(KIND[c] in kinds for c in view.seen[p])
 
 
 def _weighted_order(
@@ -310,13 +346,30 @@ class ExpertBot(Bot):
     def __init__(
         self, level: str = "default", model: HandModel | None = None, win_model: WinModel | None = None
     ) -> None:
-        """An expert searching at a named level of :data:`LEVELS`."""
+        """An expert searching at a named level of :data:`LEVELS`.
+
+        Without *model* and *win_model* it uses those of the rule family nearest to
+        the game's rules (:func:`.model.family_of`), chosen at each decision.
+        """
         if level not in LEVELS:
             raise ValueError(f"unknown expert level {level!r}; levels are: {', '.join(LEVELS)}")
         self.level = LEVELS[level]
+        self._given = (model, win_model)
         self.model = model or default_model()
         self.win_model = win_model or default_win_model()
         self.heuristic = HeuristicBot(model=self.model)
+        self._rules: Rules | None = None
+        self.drawn_like_stock = DRAWN_LIKE_STOCK
+
+    def _models_for(self, rules: Rules) -> None:
+        """Use the models of *rules*' family (unless given fixed ones)."""
+        if rules == self._rules:
+            return
+        self._rules = rules
+        model, win_model = self._given
+        self.model = model or model_for(rules)
+        self.heuristic.model = self.model
+        self.win_model = win_model or win_model_for(rules)
 
     def candidates(self, view: SeatView, know: Knowledge, rng: random.Random) -> list[Action]:
         """The heuristic's best turns, plus Yaniv when allowed."""
@@ -329,7 +382,10 @@ class ExpertBot(Bot):
 
     def act(self, view: SeatView, rng: random.Random) -> Action | None:
         """Search at turn start; the heuristic answers the other, rarer phases."""
-        return self._decide(view, rng, lambda know: lambda r: determinize(view, r, self.model, know.stage))
+        stock = self.drawn_like_stock
+        return self._decide(
+            view, rng, lambda know: lambda r: determinize(view, r, self.model, know.stage, stock)
+        )
 
     def _decide(
         self,
@@ -341,6 +397,7 @@ class ExpertBot(Bot):
 
         Off turn start, or with one candidate, the heuristic answers.
         """
+        self._models_for(view.rules)
         legal = view.legal
         if not legal or legal[0].type == "slap" or view.phase == "after_discard":
             return self.heuristic.act(view, rng)
@@ -414,6 +471,13 @@ class ExpertBot(Bot):
         top = max(means.values())
         return cands[min(i for i, m in means.items() if m >= top - INDIFFERENCE)]
 
+
+DRAWN_LIKE_STOCK = False
+"""Deal the card an opponent drew since his discard like a stock card (see :func:`determinize`).
+
+Off: against the frozen session-7 expert it moved calls and rounds but not games
+(51.5%, 44.6-58.3%, over 200 heads-up games), and session 6 measured it 2 points worse
+at four players against the heuristic (docs/bots.md §2)."""
 
 MIN_DETERMINIZATIONS = 16
 """Determinizations before the search may drop a candidate."""

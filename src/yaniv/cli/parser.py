@@ -7,6 +7,7 @@ from typing import NoReturn
 
 from ..bots import BOTS
 from ..table import DEFAULT_TURN_CAP
+from .bot import cmd_bot
 from .common import MAX_BOT_TIME_LIMIT_MS, MAX_GAMES, seconds, whole
 from .db import cmd_db
 from .info import cmd_odds, cmd_rules
@@ -327,6 +328,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _bot_options(p)
     p.set_defaults(func=cmd_arena)
+
+    p = sub.add_parser(
+        "bot",
+        help="serve a built-in bot as a bot-protocol program on stdin/stdout (docs/bot-protocol.md)",
+    )
+    p.add_argument("spec", help=f"the bot, NAME or NAME:LEVEL ({', '.join(BOTS)}; expert:strong)")
+    p.add_argument("--seed", type=_SEED, default=0, help="seed of the bot's random choices (default 0)")
+    p.add_argument(
+        "--untimed", action="store_true", help="lift the expert's time limit (reproducible, slower)"
+    )
+    p.set_defaults(func=cmd_bot)
 
     p = sub.add_parser("odds", help="the chance that a Yaniv call succeeds (the bots' opponent model)")
     p.add_argument("--value", type=_ANY, required=True, help="the caller's hand value")
