@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: play test lint bench clean
+.PHONY: play test test-compiled compiled lint bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -22,14 +22,27 @@ play: $(VENV)/.installed-tui
 	$(BIN)/yaniv play $(ARGS)
 
 ## test: install what it needs and run the whole test suite, linters and type check
+## (on the pure-Python modules, even where compiled ones sit beside them: YANIV_PURE=1)
 test: $(VENV)/.installed
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy
-	$(BIN)/pytest
+	YANIV_PURE=1 $(BIN)/pytest
+
+## compiled: build the engine's compiled modules in place (mypyc; setup.py lists them)
+compiled: $(VENV)/.installed
+	YANIV_COMPILE=1 $(BIN)/python setup.py --quiet build_ext --inplace
+	$(BIN)/python -c "import yaniv, sys; print(yaniv.build_name()); sys.exit(not yaniv.COMPILED)"
+
+## test-compiled: build the compiled modules and run the test suite on them (the doctests,
+## which read the sources, run in `make test`)
+test-compiled: compiled
+	$(BIN)/pytest -o addopts="-q --strict-markers" tests
 
 ## bench: print the engine benchmark figures
 bench: $(VENV)/.installed
 	$(BIN)/python bench/engine.py
 
+## clean: remove the virtual environment, caches and any compiled modules
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build src/*.egg-info
+	find src -name '*.so' -delete

@@ -2,19 +2,39 @@
 
 Policy: call Yaniv whenever allowed; otherwise a discard uniformly among the legal
 discards, then the stock or the pile with equal chance, a takeable card uniformly.
-A turn is one discard+take or one call. Prints one JSON line per player count.
+A turn is one discard+take or one call. Prints one JSON line per configuration (player
+count and decks): ``turns_per_s`` through the fast path (the loop in this script),
+``playout_turns_per_s`` the same policy looped inside the engine
+(``RoundState.random_playout``), ``checked_turns_per_s``
+through the checked API (``legal_actions()`` and ``Game.apply``, events logged),
+``legal_actions_per_s`` (legal discard generation) and ``legal_action_objects_per_s``
+(``legal_actions()`` as Action values).
 
-    python bench/engine.py [--seconds S] [--players 2,4] [--rules SPEC]
+``--compare`` measures the pure-Python and the compiled build (mypyc) in the same run,
+each in its own process, and prints both figures and their ``ratio`` (compiled / pure).
+The compiled build is made in ``build/compiled`` (a copy of the sources, rebuilt when
+they change), so the working tree's own modules stay pure.
+
+    python bench/engine.py [--seconds S] [--players 2,4] [--decks 1] [--rules SPEC] [--compare]
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
+import os
 import random
+import shutil
+import subprocess
+import sys
 import time
+from pathlib import Path
 
-from yaniv import Game, Rules
+from yaniv import COMPILED, Game, Rules
+
+ROOT = Path(__file__).resolve().parent.parent
+BUILD = ROOT / "build" / "compiled"
 
 
 def play_rounds(rules: Rules, players: int, seconds: float, seed: int) -> dict[str, float]:
@@ -91,6 +111,153 @@ def legal_action_objects_rate(rules: Rules, players: int, seconds: float, seed: 
     return count / (time.perf_counter() - t0)
 
 
+def checked_rate(rules: Rules, players: int, seconds: float, seed: int) -> float:
+    """checked_turns_per_s: random play through legal_actions() and Game.apply (events on)."""
+    rng = random.Random(seed)
+    turns = 0
+    elapsed = 0.0
+    game_seed = seed
+    while elapsed < seconds:
+        t0 = time.perf_counter()
+        game = Game(rules, players=players, seed=game_seed)
+        game_seed += 1
+        while not game.over:
+            state = game.round
+            if state.is_over:
+                game.next_round()
+                continue
+            seat = state.current
+            actions = state.legal_actions()
+            yaniv = [a for a in actions if a.type == "yaniv"]
+            game.apply(seat, yaniv[0] if yaniv else rng.choice(actions))
+            if state.phase_name != "after_discard":
+                turns += 1
+        elapsed += time.perf_counter() - t0
+    return turns / elapsed
+
+
+def playout_rate(rules: Rules, players: int, seconds: float, seed: int) -> float:
+    """playout_turns_per_s: the same policy played by RoundState.random_playout (the loop in the engine)."""
+    rng = random.Random(seed)
+    turns = 0
+    elapsed = 0.0
+    game_seed = seed
+    while elapsed < seconds:
+        t0 = time.perf_counter()
+        game = Game(rules, players=players, seed=game_seed)
+        game_seed += 1
+        while True:
+            state = game.round
+            state.log = None
+            turns += state.random_playout(rng)
+            game._end_round(state.result)  # type: ignore[arg-type]
+            if game.over:
+                break
+            game.next_round()
+        elapsed += time.perf_counter() - t0
+    return turns / elapsed
+
+
+def measure(rules: Rules, players: int, seconds: float, seed: int) -> dict[str, object]:
+    r = play_rounds(rules, players, seconds, seed)
+    return {
+        "rules": str(rules),
+        "players": players,
+        "build": "compiled" if COMPILED else "pure",
+        "turns_per_s": round(r["turns"] / r["seconds"]),
+        "rounds_per_s": round(r["rounds"] / r["seconds"], 1),
+        "playout_turns_per_s": round(playout_rate(rules, players, seconds / 2, seed)),
+        "checked_turns_per_s": round(checked_rate(rules, players, seconds / 2, seed)),
+        "legal_actions_per_s": round(legal_rate(rules, players, seconds / 2, seed)),
+        "legal_action_objects_per_s": round(legal_action_objects_rate(rules, players, seconds / 4, seed)),
+        "turns": r["turns"],
+        "rounds": r["rounds"],
+    }
+
+
+def _sources() -> list[Path]:
+    package = sorted(
+        p
+        for p in (ROOT / "src" / "yaniv").rglob("*")
+        if p.is_file() and p.suffix != ".so" and "__pycache__" not in p.parts
+    )
+    return [ROOT / "setup.py", ROOT / "pyproject.toml", ROOT / "README.md", *package]
+
+
+def build_compiled() -> Path:
+    """The ``src`` folder of a compiled build of this checkout, rebuilt when the engine changes.
+
+    Every file is copied afresh; the modules are compiled again only when the build
+    script or a module of the core or the bots (what setup.py compiles and type-checks
+    with) has changed since the last build.
+    """
+    files = _sources()
+    digest = hashlib.sha256()
+    for f in files:
+        rel = f.relative_to(ROOT)
+        if rel.parts[:2] != ("src", "yaniv") or len(rel.parts) == 3 or rel.parts[2] == "bots":
+            digest.update(str(rel).encode() + b"\0" + f.read_bytes())
+    stamp = BUILD / "SOURCES.sha256"
+    fresh = stamp.exists() and stamp.read_text() == digest.hexdigest()
+    if not fresh:
+        print(f"building the compiled modules in {BUILD.relative_to(ROOT)} ...", file=sys.stderr, flush=True)
+        shutil.rmtree(BUILD, ignore_errors=True)
+    for f in files:
+        dest = BUILD / f.relative_to(ROOT)
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(f, dest)
+    if fresh:
+        return BUILD / "src"
+    env = os.environ | {"YANIV_COMPILE": "1"}
+    done = subprocess.run(
+        [sys.executable, "setup.py", "--quiet", "build_ext", "--inplace"],
+        cwd=BUILD,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    if done.returncode != 0:
+        sys.exit(f"bench/engine.py: the compiled build failed:\n{done.stdout[-3000:]}{done.stderr[-3000:]}")
+    stamp.write_text(digest.hexdigest())
+    return BUILD / "src"
+
+
+def run_build(src: Path, pure: bool, args: argparse.Namespace, rules: str, players: int) -> dict[str, object]:
+    """One configuration measured in a new process on the build in *src*."""
+    env = {k: v for k, v in os.environ.items() if k != "YANIV_PURE"} | {"PYTHONPATH": str(src)}
+    if pure:
+        env["YANIV_PURE"] = "1"
+    cmd = [sys.executable, __file__, "--seconds", str(args.seconds), "--players", str(players)]
+    cmd += ["--rules", rules, "--seed", str(args.seed), "--decks", "0"]
+    done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
+    result: dict[str, object] = json.loads(done.stdout.splitlines()[-1])
+    expected = "pure" if pure else "compiled"
+    if result["build"] != expected:
+        sys.exit(f"bench/engine.py: expected the {expected} build in {src}, got {result['build']}")
+    return result
+
+
+def compare(args: argparse.Namespace, configs: list[tuple[Rules, int]]) -> None:
+    compiled_src = build_compiled()
+    pure_src = ROOT / "src"
+    keys = (
+        "turns_per_s",
+        "playout_turns_per_s",
+        "checked_turns_per_s",
+        "legal_actions_per_s",
+        "legal_action_objects_per_s",
+    )
+    for rules, players in configs:
+        pure = run_build(pure_src, True, args, str(rules), players)
+        fast = run_build(compiled_src, False, args, str(rules), players)
+        line: dict[str, object] = {"rules": str(rules), "players": players}
+        for key in keys:
+            p, c = pure[key], fast[key]
+            assert isinstance(p, int) and isinstance(c, int)
+            line[key] = {"pure": p, "compiled": c, "ratio": round(c / p, 2)}
+        print(json.dumps(line), flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -98,28 +265,22 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=5.0, help="time per setting (default 5)")
     parser.add_argument("--players", default="2,4", help="player counts (default 2,4)")
     parser.add_argument("--rules", default="standard", help="rule set (default standard)")
+    parser.add_argument(
+        "--decks", default="1", help="decks, e.g. 1,2 (default 1; 0: as the rule set says)"
+    )
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--compare", action="store_true", help="pure and compiled build, side by side")
     args = parser.parse_args()
-    rules = Rules.from_spec(args.rules)
-    for players in (int(p) for p in args.players.split(",")):
-        r = play_rounds(rules, players, args.seconds, args.seed)
-        print(
-            json.dumps(
-                {
-                    "rules": str(rules),
-                    "players": players,
-                    "turns_per_s": round(r["turns"] / r["seconds"]),
-                    "rounds_per_s": round(r["rounds"] / r["seconds"], 1),
-                    "legal_actions_per_s": round(legal_rate(rules, players, args.seconds / 2, args.seed)),
-                    "legal_action_objects_per_s": round(
-                        legal_action_objects_rate(rules, players, args.seconds / 4, args.seed)
-                    ),
-                    "turns": r["turns"],
-                    "rounds": r["rounds"],
-                }
-            ),
-            flush=True,
-        )
+    base = Rules.from_spec(args.rules)
+    configs = []
+    for decks in (int(d) for d in args.decks.split(",")):
+        rules = base if decks == 0 or decks == base.num_decks else base.replace(num_decks=decks)
+        configs += [(rules, int(p)) for p in args.players.split(",")]
+    if args.compare:
+        compare(args, configs)
+        return
+    for rules, players in configs:
+        print(json.dumps(measure(rules, players, args.seconds, args.seed)), flush=True)
 
 
 if __name__ == "__main__":

@@ -224,8 +224,8 @@ class Action:
         return cls(kind)
 
     @classmethod
-    def coerce(cls, action: Action | dict[str, Any] | str) -> Action:
-        """An ``Action`` from a value, a JSON dict or text."""
+    def coerce(cls, action: Action | dict[str, Any] | str | object) -> Action:
+        """An ``Action`` from a value, a JSON dict or text (anything else: InvalidNotationError)."""
         if isinstance(action, Action):
             return action
         if isinstance(action, dict):

@@ -18,20 +18,24 @@ Card.parse('10S')
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from .errors import InvalidNotationError, PositionError
 
 if TYPE_CHECKING:
     from .rules import Rules
 
+_C = TypeVar("_C", bound=type)
+
 __all__ = [
     "CARDS",
     "DECK_SIZE",
     "JOKER",
     "KIND",
+    "NAMES",
     "RANK",
     "RANK_NAMES",
     "SUIT",
@@ -45,27 +49,30 @@ __all__ = [
     "mask_of",
     "parse_card",
     "parse_cards",
+    "shuffle",
 ]
 
-SUIT_NAMES = "SHDC"
+SUIT_NAMES: Final = "SHDC"
 """Suit letters in suit-number order: spades, hearts, diamonds, clubs."""
-RANK_NAMES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+RANK_NAMES: Final = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 """Rank names in rank-number order (index 0 = ace = rank 1)."""
-JOKER = 52
+JOKER: Final = 52
 """The kind number shared by every joker."""
-DECK_SIZE = 54
+DECK_SIZE: Final = 54
 """Cards in one deck: 52 natural cards and 2 jokers."""
 
 # Lookup tables indexed by physical id (0..107): the hot path never computes these.
-KIND: tuple[int, ...] = tuple(min(x, JOKER) for _ in range(2) for x in range(DECK_SIZE))
+KIND: Final[tuple[int, ...]] = tuple(min(x, JOKER) for _ in range(2) for x in range(DECK_SIZE))
 """Kind (0..52) of every physical id."""
-RANK: tuple[int, ...] = tuple(0 if k == JOKER else k % 13 + 1 for k in KIND)
+RANK: Final[tuple[int, ...]] = tuple(0 if k == JOKER else k % 13 + 1 for k in KIND)
 """Rank number (1..13; 0 for a joker) of every physical id."""
-SUIT: tuple[int, ...] = tuple(-1 if k == JOKER else k // 13 for k in KIND)
+SUIT: Final[tuple[int, ...]] = tuple(-1 if k == JOKER else k // 13 for k in KIND)
 """Suit number (0..3; -1 for a joker, used only inside lookups) of every physical id."""
-_NAMES: tuple[str, ...] = tuple(
+NAMES: Final[tuple[str, ...]] = tuple(
     "JK" if k == JOKER else RANK_NAMES[k % 13] + SUIT_NAMES[k // 13] for k in KIND
 )
+"""The canonical notation (``'10S'``, ``'JK'``) of every physical id: ``str(CARDS[p])``."""
+_NAMES = NAMES
 
 _SUIT_ALIASES = {
     "S": 0, "H": 1, "D": 2, "C": 3,
@@ -81,6 +88,16 @@ _TOKEN = re.compile(
 )
 
 
+def _python_class(cls: _C) -> _C:
+    """Leave a class to the interpreter in a compiled build.
+
+    mypyc makes a decorated class a regular Python class: ``Card`` subclasses ``int``,
+    which a compiled (native) class cannot.
+    """
+    return cls
+
+
+@_python_class
 class Card(int):
     """One physical card; an ``int`` whose ``str`` is the canonical notation.
 
@@ -94,7 +111,7 @@ class Card(int):
         """Make the card with physical id *physical* (0..107)."""
         if not 0 <= physical < 2 * DECK_SIZE:
             raise InvalidNotationError(f"no physical card {physical}: ids are 0..107")
-        return super().__new__(cls, physical)
+        return int.__new__(cls, physical)
 
     @classmethod
     def parse(cls, text: str) -> Card:
@@ -135,7 +152,7 @@ class Card(int):
         return format(_NAMES[self], spec)
 
 
-CARDS: tuple[Card, ...] = tuple(Card(p) for p in range(2 * DECK_SIZE))
+CARDS: Final[tuple[Card, ...]] = tuple(Card(p) for p in range(2 * DECK_SIZE))
 """The interned ``Card`` instance of every physical id."""
 
 
@@ -198,6 +215,46 @@ def format_cards(cards: Iterable[int]) -> str:
 def deck(num_decks: int) -> list[int]:
     """The physical ids of *num_decks* (1 or 2) full decks, in id order."""
     return list(range(DECK_SIZE * num_decks))
+
+
+def _replica(rng: random.Random, x: list[Any]) -> None:
+    """``random.Random.shuffle`` step for step (CPython's algorithm, with getrandbits)."""
+    getrandbits = rng.getrandbits
+    for i in range(len(x) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
+
+
+def _replica_agrees() -> bool:
+    """Whether this Python's ``random.shuffle`` is the algorithm :func:`_replica` repeats."""
+    for seed in range(3):
+        for size in (2, 7, 54, 108):
+            a, b = list(range(size)), list(range(size))
+            random.Random(seed).shuffle(a)
+            _replica(random.Random(seed), b)
+            if a != b:
+                return False
+    return True
+
+
+_REPLICA_OK: Final = _replica_agrees()
+
+
+def shuffle(rng: Any, items: list[Any]) -> None:
+    """Shuffle *items* in place exactly as ``rng.shuffle(items)`` does (deals, reshuffles).
+
+    For a plain ``random.Random`` the same steps run here, where a compiled build runs
+    them compiled (its own ``shuffle`` is Python code in the standard library); any
+    other shuffler, or a Python whose algorithm differs, is asked itself.
+    """
+    if _REPLICA_OK and type(rng) is random.Random:
+        _replica(rng, items)
+    else:
+        rng.shuffle(items)
 
 
 def mask_of(cards: Iterable[int]) -> int:

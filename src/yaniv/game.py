@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from .actions import Action
-from .cards import CARDS, KIND, CardAllocator, cards_of_mask, deck
+from .cards import KIND, NAMES, CardAllocator, cards_of_mask, deck, shuffle
 from .errors import IllegalActionError, RulesError
 from .events import Deal, GameEnd, Timeout
 from .rules import Rules, brief_repr
@@ -184,9 +184,9 @@ class Game:
                 starter=starter,
                 players=seats,
                 tiebreak=bool(tiebreak),
-                hands=[[str(CARDS[c]) for c in _ids(h)] for h in hands],
-                stock=[str(CARDS[c]) for c in reversed(stock)],
-                discard_pile=[[str(CARDS[c]) for c in g] for g in pile],
+                hands=[[NAMES[c] for c in _ids(h)] for h in hands],
+                stock=[NAMES[c] for c in reversed(stock)],
+                discard_pile=[[NAMES[c] for c in g] for g in pile],
             )
         )
         return state
@@ -194,7 +194,7 @@ class Game:
     def _deal(self, seats: list[int]) -> tuple[list[int], list[int], list[tuple[int, ...]]]:
         """S4: shuffle, deal one card at a time clockwise from the dealer's left."""
         cards = deck(self.decks)
-        self.rng.shuffle(cards)
+        shuffle(self.rng, cards)  # = self.rng.shuffle(cards), faster compiled
         order = clockwise_from(self.dealer, seats, self.n)
         hands = [0] * self.n
         pos = 0

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations
+from typing import Final
 
 from .cards import JOKER, KIND
 from .rules import Rules
@@ -32,22 +33,19 @@ __all__ = [
     "takeable_positions",
 ]
 
-M13 = 0x1FFF
-NAT = (1 << 52) - 1
-M54 = (1 << 54) - 1
-JOKER_BITS = (1 << 52) | (1 << 53) | (1 << 106) | (1 << 107)
+M13: Final = 0x1FFF
+NAT: Final = (1 << 52) - 1
+M54: Final = (1 << 54) - 1
+JOKER_BITS: Final = (1 << 52) | (1 << 53) | (1 << 106) | (1 << 107)
 """The bits of the four physical jokers (two per deck)."""
-_J = 99  # template marker: a joker stands here
-_SINGLE: tuple[tuple[int], ...] = tuple((p,) for p in range(108))
-
-
-def _jokers_of(hand: int) -> list[int]:
-    """Physical ids of the jokers in a hand, ascending."""
-    out = []
-    for p in (52, 53, 106, 107):
-        if hand >> p & 1:
-            out.append(p)
-    return out
+_J: Final = 99  # template marker: a joker stands here
+_SINGLE: Final[tuple[tuple[int], ...]] = tuple((p,) for p in range(108))
+_SUIT_BITS: Final = 1 | 1 << 13 | 1 << 26 | 1 << 39  # one rank in each suit lane
+# The jokers held, as 4 bits (52, 53, 106, 107 = bits 0..3), to their physical ids.
+_JOKER_IDS: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple(p for i, p in enumerate((52, 53, 106, 107)) if j >> i & 1) for j in range(16)
+)
+_POP13: Final[tuple[int, ...]] = tuple(i.bit_count() for i in range(1 << 13))
 
 
 class MeldTable:
@@ -55,8 +53,8 @@ class MeldTable:
 
     __slots__ = (
         "_run_cache",
+        "_runs",
         "_set_cache",
-        "_single_deck_runs",
         "gaps_only",
         "jokers_in_sets",
         "jqk",
@@ -74,17 +72,21 @@ class MeldTable:
         self.qka = rules.allow_qka_run
         self.pickup = rules.pickup_mode
         self._run_cache: dict[int, tuple[tuple[int, ...], ...]] = {}
-        self._set_cache: dict[tuple[tuple[int, ...], tuple[int, ...]], list[tuple[int, ...]]] = {}
-        self._single_deck_runs: dict[int, list[tuple[int, ...]]] = {}
+        # Both caches are keyed by small ints (below 2**32) computed from the hand's two
+        # 54-bit deck words, never by the 108-bit hand itself: a compiled build keeps
+        # such ints unboxed, and the pure one hashes them fastest.
+        self._set_cache: dict[int, list[tuple[int, ...]]] = {}
+        self._runs: dict[int, list[tuple[int, ...]]] = {}
 
     # ----- generation -----
 
     def discards(self, hand: int) -> list[tuple[int, ...]]:
         """Every legal discard (S7) of the hand bitmask, each an ordered tuple of ids."""
-        lo = hand & M54
-        hi = hand >> 54
-        nat = (lo | hi) & NAT
-        jokers = hand & JOKER_BITS
+        lo = hand & M54  # deck 0's cards
+        hi = hand >> 54  # deck 1's cards, shifted down to the same 54-bit lanes
+        nat_lo = lo & NAT
+        nat_hi = hi & NAT
+        nat = nat_lo | nat_hi
         single = _SINGLE
         out: list[tuple[int, ...]] = []
         m = nat
@@ -92,16 +94,16 @@ class MeldTable:
             while m:
                 low = m & -m
                 k = low.bit_length() - 1
-                out.append(single[k] if lo & low else single[k + 54])
+                out.append(single[k] if nat_lo & low else single[k + 54])
                 m ^= low
         else:
             while m:
                 low = m & -m
                 out.append(single[low.bit_length() - 1])
                 m ^= low
-        jl: list[int] = _jokers_of(jokers) if jokers else []
-        if jl:
-            out.append(single[jl[0]])
+        jbits = lo >> 52 | (hi >> 52) << 2  # the jokers held: bits 0..3 = ids 52, 53, 106, 107
+        if jbits:
+            out.append(single[_JOKER_IDS[jbits][0]])
         a = nat & M13
         b = (nat >> 13) & M13
         c = (nat >> 26) & M13
@@ -109,36 +111,50 @@ class MeldTable:
         # Ranks held in at least two suits: the only ranks that can form a set.
         multi = (a & b) | (c & d) | ((a | b) & (c | d))
         if hi:
-            dup = lo & hi & NAT
+            dup = nat_lo & nat_hi
             multi |= (dup | dup >> 13 | dup >> 26 | dup >> 39) & M13
-        if jl and self.jokers_in_sets:
-            multi = a | b | c | d
+        set_jokers = 0
+        if self.jokers_in_sets:
+            set_jokers = jbits << 12
+            if jbits:
+                multi = a | b | c | d
+        sets = self._set_cache
         while multi:
             low = multi & -multi
             r = low.bit_length() - 1
             multi ^= low
-            naturals = []
-            for k in (r, r + 13, r + 26, r + 39):
-                if lo >> k & 1:
-                    naturals.append(k)
-                if hi >> k & 1:
-                    naturals.append(k + 54)
-            out.extend(self._sets(tuple(naturals), tuple(jl) if self.jokers_in_sets else ()))
-        nj = len(jl)
-        for s, lane in ((0, a), (1, b), (2, c), (3, d)):
-            if lane and lane.bit_count() + nj >= 3:
-                if hi:
-                    out.extend(self._runs_two_decks(s, lane, lo, hi, jl))
-                else:
-                    key = lane | s << 13 | jokers >> 52 << 15
-                    runs = self._single_deck_runs.get(key)
-                    if runs is None:
-                        runs = self._runs_two_decks(s, lane, lo, 0, jl)
-                        self._single_deck_runs[key] = runs
-                    out.extend(runs)
+            # the rank's cards as 4 suit bits per deck (folded from bits 0, 13, 26, 39)
+            x = lo >> r & _SUIT_BITS
+            y = hi >> r & _SUIT_BITS
+            key = (
+                r
+                | ((x | x >> 12 | x >> 24 | x >> 36) & 15) << 4
+                | ((y | y >> 12 | y >> 24 | y >> 36) & 15) << 8
+                | set_jokers
+            )
+            found = sets.get(key)
+            if found is None:
+                found = self._sets(key)
+            out.extend(found)
+        nj = _POP13[jbits]
+        runs = self._runs
+        for s in range(4):
+            shift = 13 * s
+            lane = (nat >> shift) & M13
+            if lane and _POP13[lane] + nj >= 3:
+                key = s | ((nat_lo >> shift) & M13) << 2 | ((nat_hi >> shift) & M13) << 15 | jbits << 28
+                found = runs.get(key)
+                if found is None:
+                    found = self._runs_of(key)
+                out.extend(found)
         return out
 
-    def _runs_two_decks(self, s: int, lane: int, lo: int, hi: int, jl: list[int]) -> list[tuple[int, ...]]:
+    def _runs_of(self, key: int) -> list[tuple[int, ...]]:
+        """The runs of one suit: *key* holds the suit, its cards in each deck and the jokers."""
+        s = key & 3
+        lane_lo = (key >> 2) & M13
+        lane = lane_lo | (key >> 15) & M13
+        jl = _JOKER_IDS[key >> 28]
         base = s * 13
         out = []
         for tpl in self.run_templates(lane, len(jl)):
@@ -149,9 +165,10 @@ class MeldTable:
                     cards.append(jl[j])
                     j += 1
                 else:
-                    k = base + r % 13
-                    cards.append(k if lo >> k & 1 else k + 54)
+                    k = r % 13
+                    cards.append(base + k if lane_lo >> k & 1 else base + k + 54)
             out.append(tuple(cards))
+        self._runs[key] = out
         return out
 
     def run_templates(self, lane: int, nj: int) -> tuple[tuple[int, ...], ...]:
@@ -185,12 +202,17 @@ class MeldTable:
         self._run_cache[key] = result
         return result
 
-    def _sets(self, naturals: tuple[int, ...], jokers: tuple[int, ...]) -> list[tuple[int, ...]]:
-        key = (naturals, jokers)
-        cached = self._set_cache.get(key)
-        if cached is not None:
-            return cached
-        pool = naturals + jokers
+    def _sets(self, key: int) -> list[tuple[int, ...]]:
+        """The sets of one rank: *key* holds the rank, its cards in each deck, the jokers."""
+        r = key & 15
+        naturals: list[int] = []
+        for i in range(4):
+            k = r + 13 * i
+            if key >> (4 + i) & 1:
+                naturals.append(k)
+            if key >> (8 + i) & 1:
+                naturals.append(k + 54)
+        pool = (*naturals, *_JOKER_IDS[key >> 12])
         seen: set[tuple[int, ...]] = set()
         out: list[tuple[int, ...]] = []
         for size in range(max(self.min_set, 2), len(pool) + 1):

@@ -181,13 +181,13 @@ def read_record(source: str | Path | IO[str] | Iterable[str]) -> list[dict[str, 
     check_header(header)
     players = header["players"]
     for event in events[1:]:
-        line = event["_line"]
+        at = event["_line"]  # an int (``line`` is the text above: one type per name, for mypyc)
         if event["type"] == "header":
-            raise RecordError(f"line {line}: a second header (only the first line is the header)")
+            raise RecordError(f"line {at}: a second header (only the first line is the header)")
         try:
             event_from_json({k: v for k, v in event.items() if k != "_line"})  # every field checked
         except EventError as e:
-            raise RecordError(_clip(f"line {line}: {e}")) from None
+            raise RecordError(_clip(f"line {at}: {e}")) from None
         _check_seats(event, players)
     return events
 

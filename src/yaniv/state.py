@@ -20,10 +20,21 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Protocol
+from typing import Any, Final, Protocol, TypeVar
 
 from .actions import Action
-from .cards import CARDS, JOKER, KIND, RANK_NAMES, SUIT_NAMES, Card, cards_of_mask, format_cards
+from .cards import (
+    CARDS,
+    JOKER,
+    KIND,
+    NAMES,
+    RANK_NAMES,
+    SUIT_NAMES,
+    Card,
+    cards_of_mask,
+    format_cards,
+    shuffle,
+)
 from .errors import IllegalActionError, InvalidNotationError
 from .events import (
     Asef,
@@ -60,8 +71,13 @@ class Phase(StrEnum):
 
 PHASES: tuple[Phase, ...] = tuple(Phase)
 """The phases by phase number: a state keeps the number (a plain int, for speed)."""
-TURN_START, AFTER_DISCARD, AFTER_DRAW, ROUND_OVER = range(4)
+# phase numbers; Final, so a compiled build inlines them
+TURN_START: Final = 0
+AFTER_DISCARD: Final = 1
+AFTER_DRAW: Final = 2
+ROUND_OVER: Final = 3
 
+_T = TypeVar("_T")
 _MELD_TABLES: dict[Rules, MeldTable] = {}
 # The events logged every turn (discard, draw, take) are built with dict's own C
 # constructor: the same value as Discard(seat, cards), a tenth of the per-move overhead
@@ -91,7 +107,7 @@ def _by_kind(p: int) -> tuple[int, int]:
 
 
 def _name(p: int) -> str:
-    return str(CARDS[p])
+    return NAMES[p]
 
 
 class RoundState:
@@ -152,6 +168,12 @@ class RoundState:
     log: list[dict[str, Any]] | None  # typed Event values (Game.events: header first)
     turns: int
     reshuffles: int
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> RoundState:
+        """A bare instance; :meth:`__init__` fills it (:meth:`copy` fills it without one)."""
+        # Defined so that copy() can allocate without __init__ in a compiled build too,
+        # where RoundState.__new__ would otherwise run the whole constructor.
+        return object.__new__(cls)
 
     def __init__(
         self,
@@ -407,6 +429,32 @@ class RoundState:
 
     # ------------------------------------------------------------------ fast path
 
+    def random_playout(self, rng: random.Random, max_turns: int = 10_000) -> int:
+        """Play on with uniformly random moves (unchecked) until the round ends; the turns played.
+
+        The policy of ``bench/engine.py``: call Yaniv whenever allowed; otherwise a
+        discard uniformly among the legal discards, then the stock or the previous
+        group with equal chance (the group if the stock is empty), a takeable card
+        uniformly. For Monte Carlo search and benchmarks: the loop runs inside the
+        engine, so a compiled build runs it compiled too. Stops after *max_turns*.
+        """
+        rand = rng.random
+        turns = 0
+        while self.phase != ROUND_OVER and turns < max_turns:
+            if self.phase != AFTER_DISCARD:
+                if self.hv[self.current] <= self._thr:
+                    self.fast_yaniv()
+                    return turns + 1
+                discards = self._meld.discards(self.hands[self.current])
+                self.fast_discard(discards[int(rand() * len(discards))])
+            takeable = self.takeable_cards()
+            if takeable and (rand() < 0.5 or not self.stock):
+                self.fast_take(takeable[int(rand() * len(takeable))])
+            else:
+                self.fast_draw()
+            turns += 1
+        return turns
+
     def fast_discard(self, cards: tuple[int, ...]) -> None:
         """Discard physical *cards* (unchecked). Closes a slap window."""
         seat = self.current
@@ -555,7 +603,9 @@ class RoundState:
             if kind != "false_yaniv":
                 hands: list[list[str] | None] = [None] * self.n
                 for p in self.active:
-                    hands[p] = [_name(c) for c in cards_of_mask(self.hands[p])]
+                    # by kind, as the deal lists hands: a replay may hold the other deck's
+                    # copy of a card (two decks), so physical ids would order them apart
+                    hands[p] = [_name(c) for c in sorted(cards_of_mask(self.hands[p]), key=_by_kind)]
                 self.log.append(Showdown(hands))
             self.log.append(RoundEnd(result.to_dict()))
         return result
@@ -572,7 +622,7 @@ class RoundState:
                 own = random.Random()
                 own.setstate(self.shuffler.getstate())
                 self.shuffler = own
-        self.shuffler.shuffle(cards)
+        shuffle(self.shuffler, cards)  # = self.shuffler.shuffle(cards)
         self.stock = cards
         self.pile = [old[-1]]
         # the reshuffled groups are no longer anyone's last discard in view: their cards
@@ -711,7 +761,7 @@ class RoundState:
                 raise IllegalActionError(f"you do not hold {CARDS[kind]}{held}")
         return tuple(out)
 
-    def _takeable_physical(self, card: Card | None) -> int:
+    def _takeable_physical(self, card: int | None) -> int:
         if card is not None:
             for p in self.takeable_cards():
                 if KIND[p] == KIND[card]:
@@ -721,16 +771,18 @@ class RoundState:
 
     # ------------------------------------------------------------------ checked apply
 
-    def apply(self, seat: int, action: Action | dict[str, Any] | str) -> RoundResult | None:
+    def apply(self, seat: int | object, action: Action | dict[str, Any] | str | object) -> RoundResult | None:
         """Apply *action* by *seat*, checked; returns the result if the round ended.
 
-        Raises :class:`~yaniv.errors.IllegalActionError` (state unchanged) with a reason.
+        Raises :class:`~yaniv.errors.IllegalActionError` (state unchanged) with a reason,
+        for any value of either argument (hence ``| object``: a compiled build would
+        otherwise refuse a wrong type with a bare ``TypeError`` before the check).
         """
         try:
             act = Action.coerce(action)
         except InvalidNotationError as e:
             raise IllegalActionError(str(e)) from None
-        self._check_seat(seat)
+        seat = self._check_seat(seat)
         if act.type == "turn":
             discard, take = act.halves()
             self._check(seat, discard)
@@ -747,13 +799,14 @@ class RoundState:
         self._apply_unchecked(act, seat)
         return self.result
 
-    def _check_seat(self, seat: int) -> None:
+    def _check_seat(self, seat: object) -> int:
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.n:
             raise IllegalActionError(f"there is no seat {seat!r}: seats are 0..{self.n - 1}")
         if seat not in self.active:
             raise IllegalActionError(f"seat {seat} is not playing in this round")
         if self.phase == ROUND_OVER:
             raise IllegalActionError("the round is over")
+        return seat
 
     def _who(self, seat: int) -> str:
         return self.names[seat] if self.names else f"P{seat}"
@@ -837,9 +890,25 @@ class RoundState:
         first time it reshuffles, so playing on a copy (search) never changes the
         original game's future reshuffles, and copying stays cheap.
         """
+        # every field by name: a compiled class has no __slots__ to walk at run time
         new = RoundState.__new__(RoundState)
-        for name in RoundState.__slots__:
-            setattr(new, name, getattr(self, name))
+        new._meld = self._meld
+        new._thr = self._thr
+        new._values = self._values
+        new.active = self.active
+        new.current = self.current
+        new.dealer = self.dealer
+        new.drawn = self.drawn
+        new.eliminated = self.eliminated
+        new.n = self.n
+        new.phase = self.phase
+        new.reshuffles = self.reshuffles
+        new.result = self.result
+        new.rules = self.rules
+        new.shuffler = self.shuffler
+        new.slapper = self.slapper
+        new.tiebreak = self.tiebreak
+        new.turns = self.turns
         new.hands = self.hands[:]
         new.hv = self.hv[:]
         new.seen = self.seen[:]
@@ -889,9 +958,13 @@ class RoundState:
 
     @classmethod
     def from_position(
-        cls, position: dict[str, Any], *, shuffler: Shuffler | None = None, log: bool = False
+        cls, position: dict[str, Any] | Any, *, shuffler: Shuffler | None = None, log: bool = False
     ) -> RoundState:
-        """Load the position JSON of DESIGN.md §4; a :class:`PositionError` names a bad field."""
+        """Load the position JSON of DESIGN.md §4; a :class:`PositionError` names a bad field.
+
+        Any value is checked (a non-dict too: ``| Any`` keeps a compiled build from
+        refusing it with a bare ``TypeError`` first).
+        """
         from .position import load_position
 
         return load_position(cls, position, shuffler=shuffler, log=log)
@@ -904,12 +977,19 @@ class RoundState:
 
     # ------------------------------------------------------------------ views
 
-    def view(self, seat: int | None) -> SeatView:
-        """What *seat* may know (``None``: a spectator): DESIGN.md §2.4."""
-        if seat is not None and not (
-            isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < self.n
-        ):
+    def view(self, seat: int | object | None) -> SeatView:
+        """What *seat* may know (``None``: a spectator): DESIGN.md §2.4.
+
+        ``ValueError`` for anything but a seat or ``None`` (``| object``: checked here,
+        not refused with a bare ``TypeError`` by a compiled build).
+        """
+        if seat is None:
+            return self._view(None)
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.n:
             raise ValueError(f"there is no seat {seat!r}: seats are 0..{self.n - 1}")
+        return self._view(seat)
+
+    def _view(self, seat: int | None) -> SeatView:
         mine = seat is not None
         over = self.phase == ROUND_OVER
         return SeatView(
@@ -951,6 +1031,17 @@ class RoundState:
         return [redact(e, seat) for e in (self.log or [])]
 
 
+def _python_class(cls: type[_T]) -> type[_T]:
+    """Leave a class to the interpreter in a compiled build (mypyc: a decorated class).
+
+    A seat's view is built once per decision, and programs build their own from JSON
+    with duck-typed values (a phase as text, cards as plain ids), which the field types
+    of a compiled class would refuse.
+    """
+    return cls
+
+
+@_python_class
 @dataclass(frozen=True)
 class SeatView:
     """Everything one seat may know; never another seat's hidden card."""
@@ -987,10 +1078,7 @@ class SeatView:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (cards as notation, actions as action JSON)."""
-
-        def names(cards: Sequence[Card]) -> list[str]:
-            return [str(c) for c in cards]
-
+        names = _card_names
         return {
             "seat": self.seat,
             "rules": self.rules.to_dict(),
@@ -1016,6 +1104,10 @@ class SeatView:
             "result": None if self.result is None else self.result.to_dict(),
             "turns": self.turns,
         }
+
+
+def _card_names(cards: Sequence[Card]) -> list[str]:
+    return [str(c) for c in cards]
 
 
 def explain_bad_discard(cards: Sequence[int], rules: Rules) -> str:

@@ -20,6 +20,7 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
+from .. import build_name
 from ..errors import YanivError
 from ..rules import brief_repr
 from .common import UsageError
@@ -34,6 +35,7 @@ TRACEBACK_ENV = "YANIV_TRACEBACK"
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     """Run the command line; returns the exit code (argparse's errors exit 2 themselves)."""
     parser = build_parser()
+    parser.add_argument("--version", action="version", version=build_name(), help="print version and build")
     args = parser.parse_args(argv)
     stream = out if out is not None else sys.stdout
     name = f"yaniv {args.command}"

@@ -1,0 +1,63 @@
+"""Build script: the pure-Python package by default, compiled extension modules on request.
+
+``pip install .`` builds the pure-Python package (the metadata is in pyproject.toml).
+``YANIV_COMPILE=1 pip install .`` compiles the engine's modules listed below with mypyc
+(it ships with mypy, which the build then installs) from the same source, beside their
+``.py`` files; ``make compiled`` does the same in place (``setup.py build_ext --inplace``).
+``yaniv --version`` and ``yaniv.COMPILED`` say which build runs.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from setuptools import setup
+
+# Compiled: the engine's hot path (cards, discards, the round state, positions, records)
+# and the bots' hand model and simple bots. Left to the interpreter, each for a reason a
+# compiled build would change what it does:
+# * rules: a frozen dataclass with cached properties, its preset name kept in __dict__,
+#   tuple knobs given as lists;
+# * actions: an Action's card may be given as a plain int (a physical id), which a
+#   compiled Card-typed field would refuse;
+# * events: dict subclasses with descriptors;
+# * scoring: a RoundResult is read through its __dict__ (copies with changed fields);
+# * game and bots/value: their arguments are checked by the code (a player count that is
+#   text, a seat that is True), where compiled code would raise a bare TypeError first;
+# * bots/heuristic and bots/search: their bots are subclassed by interpreted code, which a
+#   compiled class allows only when marked so (mypyc_attr(allow_interpreted_subclasses));
+# * the table driver and the front ends wait on people, sockets and files, not the engine.
+COMPILED_MODULES = (
+    "cards",
+    "melds",
+    "state",
+    "position",
+    "deal",
+    "record",
+    "intent",
+    "bots/model",
+    "bots/simple",
+)
+
+
+def _wanted() -> bool:
+    value = os.environ.get("YANIV_COMPILE", "")
+    if value not in ("", "0", "1"):
+        sys.exit(f"YANIV_COMPILE must be 1 (compile) or 0 (pure Python), not {value!r}")
+    return value == "1"
+
+
+def _ext_modules() -> list[object]:
+    try:
+        from mypyc.build import mypycify
+    except ImportError:
+        # An isolated build first asks which build requirements to install: name mypy
+        # (setuptools turns setup_requires into that answer), then it runs this again.
+        setup(setup_requires=["mypy>=1.10"])
+        sys.exit("YANIV_COMPILE=1 needs mypy (it ships mypyc): pip install mypy")
+    paths = [f"src/yaniv/{name}.py" for name in COMPILED_MODULES]
+    return list(mypycify(paths, opt_level="3", group_name="yaniv"))
+
+
+setup(ext_modules=_ext_modules() if _wanted() else [])
