@@ -18,15 +18,19 @@ import json
 from collections.abc import Sequence
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..rules import PRESETS, Rules
 from .value import WinModel
+
+if TYPE_CHECKING:
+    from .. import SeatView
 
 __all__ = [
     "FAMILY_KNOBS",
     "STAGES",
     "HandModel",
+    "call_success_for_view",
     "call_success_probability",
     "default_model",
     "default_win_model",
@@ -232,3 +236,20 @@ def call_success_probability(
     for cards, seen_value, seen_count in opponents:
         p *= 1.0 - model.p_hand_at_most(limit, cards, seen_value, seen_count, stage)
     return p
+
+
+def call_success_for_view(view: SeatView) -> float:
+    """The chance that a Yaniv call by *view*'s seat succeeds now (the hint of every front end).
+
+    The opponents as :func:`call_success_probability` wants them: cards held, and the
+    value and number of their cards this seat has seen them take.
+    """
+    assert view.seat is not None and view.hand_value is not None
+    values = view.rules.card_values
+    opponents = [
+        (view.hand_counts[p], sum(values[c] for c in view.seen[p]), len(view.seen[p]))
+        for p in view.active
+        if p != view.seat
+    ]
+    stage = stage_of(view.turns, len(view.active))
+    return call_success_probability(view.hand_value, opponents, stage, assaf_on_tie=view.rules.assaf_on_tie)

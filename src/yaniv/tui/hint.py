@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..actions import Action
-from ..bots.model import call_success_probability, stage_of
+from ..bots.model import call_success_for_view
 from ..cards import Card
 from .widgets import card_face
 
@@ -46,12 +46,4 @@ def describe_action(action: Action | None) -> str:
 
 def yaniv_odds(view: SeatView) -> float:
     """The chance that a Yaniv call by the viewing seat succeeds now (the bots' opponent model)."""
-    assert view.seat is not None and view.hand_value is not None
-    values = view.rules.card_values
-    opponents = [
-        (view.hand_counts[p], sum(values[c] for c in view.seen[p]), len(view.seen[p]))
-        for p in view.active
-        if p != view.seat
-    ]
-    stage = stage_of(view.turns, len(view.active))
-    return call_success_probability(view.hand_value, opponents, stage, assaf_on_tie=view.rules.assaf_on_tie)
+    return call_success_for_view(view)

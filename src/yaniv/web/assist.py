@@ -7,7 +7,7 @@ Each answer comes from the engine and the bots, never from a copy of their logic
 * :func:`hint` is the terminal game's hint (``yaniv play``, the ``h`` key): the expert
   (:func:`yaniv.session.make_opponent`) asked on the seat's own view, so it knows only
   what the seat knows; with it the chance that a Yaniv call succeeds now, from the bots'
-  opponent model (:func:`yaniv.bots.model.call_success_probability`), as the terminal
+  opponent model (:func:`yaniv.bots.model.call_success_for_view`), as the terminal
   game and ``yaniv odds`` compute it.
 * :func:`why_not` is the engine's own reason for refusing an action (the words of
   :class:`~yaniv.errors.IllegalActionError`), found by trying the action on a copy of the
@@ -24,7 +24,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from ..actions import Action
-from ..bots.model import call_success_probability, stage_of
+from ..bots.model import call_success_for_view
 from ..errors import IllegalActionError, YanivError
 from ..intent import legal_match
 from ..record import replay_steps
@@ -35,27 +35,10 @@ if TYPE_CHECKING:  # a front end reads views, never the state module itself
     from ..game import Game
     from ..table import Table
 
-__all__ = ["HINT_LEVEL", "hint", "history", "score_sheet", "why_not", "yaniv_odds"]
+__all__ = ["HINT_LEVEL", "hint", "history", "score_sheet", "why_not"]
 
 HINT_LEVEL = "expert"
 """The bot whose move a hint suggests (the terminal game's)."""
-
-
-def yaniv_odds(view: SeatView) -> float:
-    """The chance that a Yaniv call by the viewing seat succeeds now (the bots' opponent model).
-
-    The opponents are described as the model wants them: cards held, the value and number
-    of their cards this seat has seen them take.
-    """
-    assert view.seat is not None and view.hand_value is not None
-    values = view.rules.card_values
-    opponents = [
-        (view.hand_counts[p], sum(values[c] for c in view.seen[p]), len(view.seen[p]))
-        for p in view.active
-        if p != view.seat
-    ]
-    stage = stage_of(view.turns, len(view.active))
-    return call_success_probability(view.hand_value, opponents, stage, assaf_on_tie=view.rules.assaf_on_tie)
 
 
 def hint(view: SeatView, salt: str) -> dict[str, Any]:
@@ -69,7 +52,7 @@ def hint(view: SeatView, salt: str) -> dict[str, Any]:
     """
     bot = make_opponent(HINT_LEVEL)
     action = bot.act(view, random.Random(f"hint-{salt}"))
-    odds = yaniv_odds(view) if any(a.type == "yaniv" for a in view.legal) else None
+    odds = call_success_for_view(view) if any(a.type == "yaniv" for a in view.legal) else None
     return {
         "action": None if action is None else action.to_json(),
         "odds": None if odds is None else round(odds, 4),
