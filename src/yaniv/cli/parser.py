@@ -159,6 +159,12 @@ def build_parser() -> argparse.ArgumentParser:
         "~/.local/share/yaniv/yaniv.db)",
     )
     p.add_argument(
+        "--redis",
+        metavar="URL",
+        help="run as one of several server processes on the same database, linked through this "
+        "Redis (redis://host:6379/0; default $YANIV_REDIS_URL, else one process alone; docs/deploy.md)",
+    )
+    p.add_argument(
         "--bot-delay",
         type=seconds(60),
         default=0.8,

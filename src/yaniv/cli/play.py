@@ -158,6 +158,9 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
         migrate_database(db)
     except ValueError as e:  # unreachable, or made by a newer server: the message hides the password
         raise UsageError(f"{'--db' if args.db is not None else 'the default database'}: {e}") from None
+    redis_url = args.redis if args.redis is not None else os.environ.get("YANIV_REDIS_URL") or None
+    if redis_url is not None:
+        _check_redis(redis_url, "--redis" if args.redis is not None else "YANIV_REDIS_URL")
     address, shown = f"http://{args.host}:{args.port}/", _shown_url(db)
     if (args.log_format or os.environ.get("YANIV_WEB_LOG_FORMAT", "")).strip().lower() == "json":
         # every line is then an object, the first one too (a log collector reads stdout as well)
@@ -170,7 +173,8 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
         }
         out.write(json.dumps(banner, ensure_ascii=True) + "\n")
     else:
-        out.write(f"Yaniv on {address} (tables in {shown})\n")
+        linked = f", linked through {_shown_url(redis_url)}" if redis_url else ""
+        out.write(f"Yaniv on {address} (tables in {shown}{linked})\n")
     out.flush()
     try:
         serve(
@@ -181,10 +185,30 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
             round_pause=args.round_pause,
             log_level=args.log_level,
             limits=limits,
+            redis_url=redis_url,
         )
     except ValueError as e:  # a bad YANIV_WEB_* variable
         raise UsageError(str(e)) from None
     return 0
+
+
+def _check_redis(url: str, flag: str) -> None:
+    """A Redis URL that answers a PING within two seconds, or one line naming what is wrong."""
+    if not url.startswith(("redis://", "rediss://", "unix://")):
+        raise UsageError(f"{flag}: {url[:80]!r} is not a Redis URL (redis://host:6379/0)")
+    try:
+        import redis
+    except ImportError as e:
+        need = "several processes need the scale extra: pip install 'yaniv[scale]'"
+        raise UsageError(f"{flag}: {need} ({e})") from None
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=2.0, socket_timeout=2.0)
+        try:
+            client.ping()
+        finally:
+            client.close()
+    except (redis.RedisError, ValueError, OSError) as e:
+        raise UsageError(f"{flag}: Redis at {_shown_url(url)} does not answer: {str(e)[:200]}") from None
 
 
 _SERVE_LIMITS: dict[str, tuple[str, float]] = {

@@ -43,6 +43,7 @@ def serve(
     log_level: str = "info",
     config: WebConfig | None = None,
     limits: Mapping[str, object] | None = None,
+    redis_url: str | None = None,
 ) -> None:
     """Run the server until interrupted (uvicorn, one process).
 
@@ -53,7 +54,8 @@ def serve(
     idle keep-alive connections its ``keep_alive``, request heads its ``max_header_bytes``;
     the log lines are in its ``log_format``. From the first signal to stop (Ctrl-C,
     SIGTERM) ``/readyz`` answers 503, so that a load balancer stops sending new clients
-    while the open connections finish.
+    while the open connections finish. *redis_url*: one of several processes on the same
+    (PostgreSQL) database, linked through that Redis (:mod:`yaniv.web.processes`).
     """
     import contextlib
     import gc
@@ -67,7 +69,7 @@ def serve(
     config = (config or WebConfig.from_env()).with_limits(limits or {})
     # the database driver runs in its own thread: hand the interpreter lock over quickly
     sys.setswitchinterval(0.0005)
-    app = create_app(db_url, bot_delay=bot_delay, round_pause=round_pause, config=config)
+    app = create_app(db_url, bot_delay=bot_delay, round_pause=round_pause, config=config, redis_url=redis_url)
     # what is loaded now (the code, the rules, the bots' tables) lives as long as the process:
     # keep it out of the collector's full passes, which a crowd of new connections would
     # otherwise make stop every table for a few hundred milliseconds (bench/web_attack.py)

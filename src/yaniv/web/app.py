@@ -51,11 +51,13 @@ from ..bots import LEVELS
 from ..errors import RulesError
 from ..rules import PRESETS
 from .client import Client
+from .cluster import CallError, Cluster, ClusterDown
 from .config import WebConfig
 from .guard import BodyLimit, SecurityHeaders
-from .hub import Hub
+from .hub import Elsewhere, Hub
 from .ops import Health, MeteredStore, Metrics
 from .protocol import ProtocolError, error, parse_message
+from .remote import Route
 from .room import Room
 from .seats import DEFAULT_LEVEL, TableSettings
 from .store import async_url
@@ -164,14 +166,14 @@ class SeatTicket(BaseModel):
     created: bool | None = Field(default=None, description="quick match: whether the table is new")
 
 
-def _ticket(room: Room, seat: int, token: str, created: bool | None = None) -> SeatTicket:
+def _ticket(table_id: str, seat: int, token: str, created: bool | None = None) -> SeatTicket:
     # the token rides in the fragment: browsers never send it to a server nor in a Referer
     return SeatTicket(
-        table=room.id,
+        table=table_id,
         seat=seat,
         token=token,
-        invite=f"/t/{room.id}",
-        resume=f"/t/{room.id}#seat={token}",
+        invite=f"/t/{table_id}",
+        resume=f"/t/{table_id}#seat={token}",
         created=created,
     )
 
@@ -202,6 +204,7 @@ def create_app(
     unload_after: float | None = 600.0,
     config: WebConfig | None = None,
     clock: Callable[[], float] = time.monotonic,
+    redis_url: str | None = None,
 ) -> FastAPI:
     """The web app on the database at *db_url* (default: :func:`default_db_url`).
 
@@ -212,6 +215,9 @@ def create_app(
     *unload_after*: seconds after its last websocket closes that a table leaves memory
     (it stays stored). *config*: the limits and timers (default :class:`WebConfig`);
     *clock*: the time of the tables' timers and turn clocks (a fake one in tests).
+    *redis_url*: run as one of several processes on the same database, linked through
+    the Redis server there (:mod:`yaniv.web.processes`; the database must be one that
+    several processes share, PostgreSQL).
     """
     config = (config or WebConfig()).checked()
     metrics = Metrics()
@@ -232,6 +238,12 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await store.open()
+        if redis_url is not None:
+            try:
+                await hub.join_cluster(Cluster(redis_url))
+            except BaseException:
+                await store.close()
+                raise
         hub.start()
         try:
             yield
@@ -328,7 +340,7 @@ def create_app(
     @app.get("/api/lobby", summary="Public tables waiting for players")
     async def lobby() -> list[dict[str, Any]]:
         """The public tables in their lobby with a free seat: id, rules in words, seats free, clock."""
-        return hub.lobby()
+        return await hub.lobby_all()
 
     def settings_of(body: CreateTable | QuickMatch, computers: int, public: bool) -> TableSettings:
         turn = body.turn_seconds
@@ -357,30 +369,44 @@ def create_app(
             raise HTTPException(429, str(e)) from None
         except (RulesError, ValueError) as e:
             raise HTTPException(422, str(e)) from None
-        return _ticket(table, seat, token)
+        return _ticket(table.id, seat, token)
 
     @app.post("/api/quick", summary="Quick match")
     async def quick(body: QuickMatch, request: Request) -> SeatTicket:
         """A seat at an open public table with these rules and seats; a new public table if none."""
         try:
             settings = settings_of(body, 0, True)
-            room, seat, token, created = await hub.quick(settings, body.name, _address(request.client))
+            table_id, seat, token, created = await hub.quick(settings, body.name, _address(request.client))
         except PermissionError as e:
             raise HTTPException(429, str(e)) from None
         except (RulesError, ValueError) as e:
             raise HTTPException(422, str(e)) from None
-        return _ticket(room, seat, token, created)
+        except ClusterDown as e:
+            raise HTTPException(503, str(e)) from None
+        return _ticket(table_id, seat, token, created)
 
     @app.get("/api/tables/{table_id}", summary="A table's public info")
     async def get_table(table_id: str) -> dict[str, Any]:
         """Seats, rules, status (no cards, no tokens)."""
-        table = await hub.get(table_id)
-        if table is None:
-            raise HTTPException(404, f"there is no table {table_id[:40]!r}")
-        return table.info()
+        try:
+            table = await hub.get(table_id)
+            if table is None:
+                raise HTTPException(404, f"there is no table {table_id[:40]!r}")
+            return table.info()
+        except Elsewhere as e:  # another process plays it: its info from there
+            assert hub.processes is not None
+            try:
+                return await hub.processes.info(table_id, e.owner)
+            except CallError as err:
+                raise HTTPException(404 if err.kind == "lookup" else 503, err.message) from None
+            except ClusterDown as err:
+                raise HTTPException(503, str(err)) from None
 
     async def finished(table_id: str) -> Room:
-        table = await hub.get(table_id)
+        try:
+            table = await hub.get(table_id)
+        except Elsewhere:  # played by another process: read the record from the database
+            table = await hub.copy_of(table_id)
         if table is None:
             raise HTTPException(404, f"there is no table {table_id[:40]!r}")
         game = table.game
@@ -427,6 +453,8 @@ def create_app(
             raise HTTPException(404, str(e)) from None
         except ValueError as e:
             raise HTTPException(409, str(e)) from None
+        except ClusterDown as e:
+            raise HTTPException(503, str(e)) from None
         return _ticket(table, seat, token)
 
     @app.websocket("/ws/{table_id}")
@@ -452,8 +480,17 @@ def create_app(
                 del sockets[address]
 
     async def _play(websocket: WebSocket, table_id: str, address: str) -> None:
+        table: Room | Route | None
         try:
             table = await hub.get(table_id)
+        except Elsewhere as e:  # another process plays it: relay this websocket there
+            assert hub.processes is not None
+            if not hub.processes.cluster.up:
+                message = "the table's server cannot be reached now; try again in a few seconds"
+                await websocket.send_text(json.dumps(error("unavailable", message)))
+                await websocket.close(code=1013)
+                return
+            table = hub.processes.route(table_id, e.owner)
         except Exception:
             log.exception("loading table %s", table_id[:40], extra={"table": table_id[:40]})
             table = None
@@ -465,6 +502,8 @@ def create_app(
             return
         client = Client(websocket, config, address)
         table.sockets += 1  # no await since hub.get: the table cannot be unloaded in between
+        if isinstance(table, Route):
+            table.connect(client)
         timer = asyncio.get_running_loop().call_later(config.hello_timeout or 1e9, _no_hello, client)
         try:
             await serve_client(table, client)
@@ -492,7 +531,7 @@ def _no_hello(client: Client) -> None:
         client.end(1008, "no hello", error("no_hello", "say hello within a few seconds of connecting"))
 
 
-async def serve_client(table: Room, client: Client) -> None:
+async def serve_client(table: Room | Route, client: Client) -> None:
     """Read a client's messages until it goes; every bad one gets an error, too many a close."""
     config = client.config
     while not client.closed:

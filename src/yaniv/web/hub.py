@@ -29,12 +29,13 @@ from ..errors import RecordError, YanivError
 from ..record import read_record, replay
 from .config import WebConfig
 from .ops import Metrics
+from .processes import Elsewhere, Processes
 from .room import Room
 from .seats import Seat, TableSettings, hash_token
 from .store import Store
 from .text import clean_name, name_clash
 
-__all__ = ["TABLE_ID", "Hub"]
+__all__ = ["TABLE_ID", "Elsewhere", "Hub"]
 
 log = logging.getLogger("yaniv.web")
 
@@ -74,10 +75,18 @@ class Hub:
         self.now = clock
         self.metrics = metrics or Metrics()
         self.tables: dict[str, Room] = {}
-        self._loading: dict[str, asyncio.Future[Room | None]] = {}
+        self.loading: dict[str, asyncio.Future[Room | None]] = {}
+        """The tables being loaded from the store now (by id)."""
+        self.processes: Processes | None = None
+        """With several server processes: this one among them (:meth:`join_cluster`)."""
         self._tasks: list[asyncio.Task[None]] = []
         self._made: dict[str, deque[float]] = {}
         self._lobby: tuple[float, list[dict[str, Any]]] | None = None
+
+    async def join_cluster(self, cluster: Any, ttl: float = 3.0) -> None:
+        """Play beside other processes on the same database, linked by *cluster* (a Cluster)."""
+        self.processes = Processes(self, cluster, ttl=ttl)
+        await self.processes.start()
 
     def start(self) -> None:
         """Start unloading idle rooms and pruning the store (call from the running event loop)."""
@@ -142,6 +151,8 @@ class Hub:
             if room.sockets == 0 and now - room.idle_since >= idle and not room.lock.locked():
                 del self.tables[table_id]
                 await room.close()
+                if self.processes is not None:
+                    await self.processes.release(table_id)
                 gone.append(table_id)
         return gone
 
@@ -172,6 +183,8 @@ class Hub:
         for i in range(settings.players - settings.computers, settings.players):
             seats[i].bot = settings.level
         room = Room(self, self._new_id(), settings, seats)
+        if self.processes is not None:
+            await self.processes.claim(room.id)
         await self.store.create_table(room.id, room.status, room.meta())
         self.tables[room.id] = room
         self._lobby = None
@@ -182,6 +195,8 @@ class Hub:
         """A room for a rematch of *old*: same rules and seats, same tokens, dealt at once."""
         room = Room(self, self._new_id(), old.settings, [s.copy() for s in old.seats], previous=old.id)
         room.begin()
+        if self.processes is not None:
+            await self.processes.claim(room.id)
         await self.store.create_table(room.id, room.status, room.meta())
         await room.commit(None, None)
         self.tables[room.id] = room
@@ -193,9 +208,17 @@ class Hub:
             if table_id not in self.tables:
                 return table_id
 
-    async def join(self, table_id: str, name: str) -> tuple[Room, int, str]:
-        """Sit a person on the first empty seat of a room in its lobby."""
-        room = await self.get(table_id)
+    async def join(self, table_id: str, name: str) -> tuple[str, int, str]:
+        """Sit a person on the first empty seat of a table in its lobby: its id, the seat, the token.
+
+        A table another process plays is joined there.
+        """
+        try:
+            room = await self.get(table_id)
+        except Elsewhere as e:
+            assert self.processes is not None
+            seat, token = await self.processes.join(table_id, e.owner, name)
+            return table_id, seat, token
         if room is None:
             raise LookupError(f"there is no table {table_id!r}")
         clean = clean_name(name)
@@ -219,7 +242,18 @@ class Hub:
             room.broadcast_table()
             room.kick()
             self._lobby = None
-        return room, seat, token
+        return room.id, seat, token
+
+    async def lobby_all(self) -> list[dict[str, Any]]:
+        """:meth:`lobby` of every process (with several), newest first: what ``/api/lobby`` lists."""
+        local = self.lobby()
+        if self.processes is None:
+            return local
+        others = await self.processes.cluster.lobbies(self.now())
+        me = self.processes.me
+        out = local + [{k: v for k, v in e.items() if k != "owner"} for e in others if e.get("owner") != me]
+        out.sort(key=lambda t: float(t.get("age", 0)))
+        return out[:100]
 
     def lobby(self) -> list[dict[str, Any]]:
         """The public tables waiting for players, newest first (cached for a second).
@@ -258,42 +292,46 @@ class Hub:
         self._lobby = (now, out[:100])
         return self._lobby[1]
 
-    async def quick(self, settings: TableSettings, name: str, client: str) -> tuple[Room, int, str, bool]:
+    async def quick(self, settings: TableSettings, name: str, client: str) -> tuple[str, int, str, bool]:
         """Sit *name* at an open public table with *settings*' rules (and seat count), or make one.
 
-        Returns the room, the seat, the token and whether the table is new.
+        Returns the table id, the seat, the token and whether the table is new.
         """
         wanted = settings.rules.to_dict()
         self._lobby = None
-        for entry in self.lobby():
-            room = self.tables.get(entry["id"])
-            if room is None or room.settings.rules.to_dict() != wanted:
-                continue
-            if room.settings.players != settings.players:
+        for entry in await self.lobby_all():
+            if entry.get("knobs") != wanted or entry.get("players") != settings.players:
                 continue
             try:
-                joined, seat, token = await self.join(room.id, name)
-            except ValueError:
-                continue  # taken meanwhile, or a name that clashes there: try the next
+                joined, seat, token = await self.join(str(entry["id"]), name)
+            except (LookupError, ValueError, RuntimeError):
+                continue  # taken meanwhile, a name that clashes there, its server away: the next
             return joined, seat, token, False
         self.allow_table(client)
         made, seat, token = await self.create(dataclasses.replace(settings, public=True), name)
-        return made, seat, token, True
+        return made.id, seat, token, True
 
     async def get(self, table_id: str) -> Room | None:
-        """The room by id, loaded from the store if it is not in memory; ``None`` if unknown."""
+        """The room by id, loaded from the store if it is not in memory; ``None`` if unknown.
+
+        With several processes, ``Elsewhere`` if another process plays the table.
+        """
         if not TABLE_ID.match(table_id):
             return None
         room = self.tables.get(table_id)
         if room is not None:
             return room
-        pending = self._loading.get(table_id)
+        pending = self.loading.get(table_id)
         if pending is not None:
             return await asyncio.shield(pending)
         future: asyncio.Future[Room | None] = asyncio.get_running_loop().create_future()
-        self._loading[table_id] = future
+        self.loading[table_id] = future
         try:
+            if self.processes is not None:
+                await self.processes.claim(table_id)  # Elsewhere: another process plays it
             stored = await self.store.load(table_id)
+            if stored is None and self.processes is not None:
+                await self.processes.release(table_id)
             room = None
             if stored is not None:
                 try:
@@ -313,7 +351,12 @@ class Hub:
             future.exception()  # retrieved: nobody else may be waiting
             raise
         finally:
-            del self._loading[table_id]
+            del self.loading[table_id]
+
+    async def copy_of(self, table_id: str) -> Room | None:
+        """A table as stored, rebuilt to be read (a finished game's record), never played here."""
+        stored = await self.store.load(table_id)
+        return None if stored is None else self.rebuild(stored)
 
     def rebuild(self, stored: Any) -> Room:
         """A room from its stored meta and record lines (the game by record replay, resumed)."""
@@ -350,7 +393,7 @@ class Hub:
         return room
 
     async def close(self) -> None:
-        """Stop unloading and pruning, and every room's task."""
+        """Stop unloading and pruning, and every room's task (and hand the tables to the others)."""
         for task in self._tasks:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -358,3 +401,5 @@ class Hub:
         self._tasks = []
         for room in list(self.tables.values()):
             await room.close()
+        if self.processes is not None:
+            await self.processes.close()

@@ -1,6 +1,6 @@
 """The web server's store: tables and their record lines in SQL (SQLAlchemy 2, async).
 
-Two tables:
+Three tables:
 
 ``tables``
     one row per table: its id, when it was made and last changed (``updated``, for the
@@ -11,6 +11,9 @@ Two tables:
     one event per line), numbered from 0, with the seat and the client's action id on
     the first line an accepted action produced (so a resent action stays idempotent
     across a restart).
+``leases``
+    with several server processes on one database, which process plays each table now
+    and until when (:meth:`Store.acquire`; see "leases" below).
 
 Writes go through one writer task that commits everything queued in one transaction
 (group commit): :meth:`Store.append` returns once the lines are durable, so the
@@ -56,12 +59,21 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Connection, make_url
-from sqlalchemy.exc import ArgumentError
+from sqlalchemy.exc import ArgumentError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.pool import StaticPool
 
-__all__ = ["SCHEMA_VERSION", "LineRow", "Store", "StoredTable", "async_url", "copy_store", "schema_version"]
+__all__ = [
+    "SCHEMA_VERSION",
+    "Lease",
+    "LineRow",
+    "Store",
+    "StoredTable",
+    "async_url",
+    "copy_store",
+    "schema_version",
+]
 
 _ASYNC_DRIVERS = {"sqlite": "aiosqlite", "postgresql": "psycopg", "mysql": "aiomysql", "mariadb": "aiomysql"}
 _SYNC_DRIVERS = {"pysqlite", "psycopg2", "pg8000", "pymysql", "mysqldb", "mysqlconnector", ""}
@@ -109,6 +121,26 @@ class _LineRow(_Base):
     line: Mapped[str] = mapped_column(Text)
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
     action_id: Mapped[str | None] = mapped_column(String(80), nullable=True)
+
+
+class _LeaseRow(_Base):
+    """Which server process plays a table now (several processes on one database, DESIGN.md §8)."""
+
+    __tablename__ = "leases"
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    owner: Mapped[str] = mapped_column(String(120))
+    expires: Mapped[float] = mapped_column(Float, index=True)
+    epoch: Mapped[int] = mapped_column(Integer)
+
+
+@dataclass(frozen=True)
+class Lease:
+    """A table's lease: its owner process, until when (seconds since the epoch), how often taken."""
+
+    table_id: str
+    owner: str
+    expires: float
+    epoch: int
 
 
 @dataclass(frozen=True)
@@ -347,6 +379,7 @@ class Store:
                 ids = [r.id for r in rows if r.id not in keep]
                 if ids:
                     await conn.execute(delete(_LineRow).where(_LineRow.table_id.in_(ids)))
+                    await conn.execute(delete(_LeaseRow).where(_LeaseRow.table_id.in_(ids)))
                     await conn.execute(delete(_TableRow).where(_TableRow.id.in_(ids)))
                     gone.extend(ids)
         return gone
@@ -357,6 +390,115 @@ class Store:
             raise RuntimeError("the store is not open")
         async with self.engine.begin() as conn:
             await conn.execute(update(_TableRow).where(_TableRow.id == table_id).values(updated=when))
+
+    # ----------------------------------------------------------------- leases
+    #
+    # With several server processes on one database, one process at a time plays a table:
+    # the owner of its lease. A lease lasts *ttl* seconds and its owner renews all of its
+    # leases in one statement every second or so; a process that dies stops renewing, and
+    # another takes the table over once the lease has expired. Each statement is atomic
+    # in the database (an UPDATE with its condition, an INSERT on the primary key), so
+    # two processes racing for a table never both win. Times are the processes' clocks
+    # (keep the machines on NTP); the record lines' unique (table, seq) stops a former
+    # owner that has not noticed yet from writing over the new one's lines.
+
+    async def acquire(self, table_id: str, owner: str, ttl: float) -> tuple[Lease, bool]:
+        """Take or renew *table_id*'s lease for *owner* if it is free, expired or his already.
+
+        Returns the lease as it is now (``lease.owner != owner``: another process has it)
+        and whether it changed hands just now (taken over after it expired, or new).
+        """
+        engine = self._engine()
+        now = time.time()
+        async with engine.begin() as conn:
+            mine = await conn.execute(
+                update(_LeaseRow)
+                .where(_LeaseRow.table_id == table_id, _LeaseRow.owner == owner)
+                .values(expires=now + ttl)
+                .returning(_LeaseRow.epoch)
+            )
+            row = mine.first()
+            if row is not None:
+                return Lease(table_id, owner, now + ttl, int(row.epoch)), False
+            taken = await conn.execute(
+                update(_LeaseRow)
+                .where(_LeaseRow.table_id == table_id, _LeaseRow.expires < now)
+                .values(owner=owner, expires=now + ttl, epoch=_LeaseRow.epoch + 1)
+                .returning(_LeaseRow.epoch)
+            )
+            row = taken.first()
+            if row is not None:
+                return Lease(table_id, owner, now + ttl, int(row.epoch)), True
+        try:
+            async with engine.begin() as conn:
+                await conn.execute(
+                    insert(_LeaseRow).values(table_id=table_id, owner=owner, expires=now + ttl, epoch=1)
+                )
+            return Lease(table_id, owner, now + ttl, 1), True
+        except IntegrityError:
+            pass  # another process holds it (or took it a moment ago)
+        held = await self.lease(table_id)
+        if held is None:  # released in between: try once more
+            return await self.acquire(table_id, owner, ttl)
+        return held, False
+
+    async def lease(self, table_id: str) -> Lease | None:
+        """The lease of *table_id*, if any process holds one (expired or not)."""
+        engine = self._engine()
+        async with engine.connect() as conn:
+            row = (
+                await conn.execute(
+                    select(_LeaseRow.owner, _LeaseRow.expires, _LeaseRow.epoch).where(
+                        _LeaseRow.table_id == table_id
+                    )
+                )
+            ).first()
+        return None if row is None else Lease(table_id, row.owner, row.expires, row.epoch)
+
+    async def renew(self, owner: str, ttl: float) -> set[str]:
+        """Renew every lease *owner* holds; returns the ids of the tables still his."""
+        engine = self._engine()
+        now = time.time()
+        async with engine.begin() as conn:
+            rows = await conn.execute(
+                update(_LeaseRow)
+                .where(_LeaseRow.owner == owner)
+                .values(expires=now + ttl)
+                .returning(_LeaseRow.table_id)
+            )
+            return {r.table_id for r in rows}
+
+    async def release(self, owner: str, table_id: str | None = None) -> None:
+        """Give up *owner*'s lease of *table_id* (every lease he holds if ``None``)."""
+        engine = self._engine()
+        query = delete(_LeaseRow).where(_LeaseRow.owner == owner)
+        if table_id is not None:
+            query = query.where(_LeaseRow.table_id == table_id)
+        async with engine.begin() as conn:
+            await conn.execute(query)
+
+    async def expire_leases(self, owner: str) -> None:
+        """Mark every lease of *owner* expired (it stops): the other processes take its tables over."""
+        engine = self._engine()
+        async with engine.begin() as conn:
+            await conn.execute(update(_LeaseRow).where(_LeaseRow.owner == owner).values(expires=0.0))
+
+    async def orphans(self, limit: int = 50) -> list[str]:
+        """Tables whose lease has expired: their process died without giving them up."""
+        engine = self._engine()
+        async with engine.connect() as conn:
+            rows = await conn.execute(
+                select(_LeaseRow.table_id)
+                .where(_LeaseRow.expires < time.time())
+                .order_by(_LeaseRow.expires)
+                .limit(limit)
+            )
+            return [r.table_id for r in rows]
+
+    def _engine(self) -> AsyncEngine:
+        if self.engine is None:
+            raise RuntimeError("the store is not open")
+        return self.engine
 
 
 class _SchemaRow(_Base):
@@ -374,7 +516,14 @@ def _add_updated(conn: Connection) -> None:
     conn.execute(text("UPDATE tables SET updated = created WHERE updated IS NULL"))
 
 
-MIGRATIONS: tuple[Callable[[Connection], None], ...] = (_add_updated,)
+def _add_leases(conn: Connection) -> None:
+    """2: ``leases``, which process plays each table (several processes on one database)."""
+    table = _LeaseRow.__table__
+    assert isinstance(table, Table)
+    table.create(conn, checkfirst=True)
+
+
+MIGRATIONS: tuple[Callable[[Connection], None], ...] = (_add_updated, _add_leases)
 """The schema's steps, in order: a database at version *v* has had the first *v* applied."""
 
 SCHEMA_VERSION = len(MIGRATIONS)
