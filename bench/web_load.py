@@ -14,12 +14,21 @@ at ``--think 0`` the per-connection message rate limit is too (machine-speed cli
 
     .venv/bin/python bench/web_load.py --tables 200 --seconds 30 --think 0.5
     .venv/bin/python bench/web_load.py --tables 20 --seconds 10 --profile /tmp/server.prof
+    .venv/bin/python bench/web_load.py --servers 2 --think 0.5          # two processes
+    .venv/bin/python bench/web_load.py --servers 2 --think 0.5 --failover
+
+``--servers N`` starts N processes on one PostgreSQL and one Redis (private ones started
+here from the machine's binaries, unless ``--db`` and ``--redis`` name them); the tables
+are made on each in turn and ``--spread`` says where the seats connect. ``--failover``
+kills the last process (kill -9) half-way through: its clients reconnect to another,
+and the JSON says how long the longest table went silent.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -31,11 +40,13 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 VALUES = {"A": 1, "J": 10, "Q": 10, "K": 10}
 
@@ -85,6 +96,14 @@ class TableRun:
         self.arrived: dict[int, list[float]] = {}  # version -> arrival times
         self.table_id = ""
         self.connected = 0
+        self.last_arrival = 0.0
+        self.gaps: list[float] = []  # seconds between messages, while measuring
+
+    def arrival_any(self, now: float) -> None:
+        """Any update or welcome reached a client of the table (for the longest silence)."""
+        if self.stats.measuring and self.last_arrival:
+            self.gaps.append(now - self.last_arrival)
+        self.last_arrival = now
 
     def arrival(self, version: int, now: float) -> None:
         times = self.arrived.setdefault(version, [])
@@ -109,24 +128,42 @@ class TableRun:
         del self.produced[version]
 
 
-async def client(url: str, run: TableRun, token: str, stop: asyncio.Event, args_think: float) -> None:
+async def client(urls: list[str], run: TableRun, token: str, stop: asyncio.Event, args_think: float) -> None:
+    """One seat's websocket to ``urls[0]``; when that server dies, to the next one (``hello`` with since)."""
     table = run.table_id
+    version = 0
     while not stop.is_set():
-        async with connect(f"{url}/ws/{table}", max_size=2**22, open_timeout=30) as ws:
-            await ws.send(json.dumps({"type": "hello", "token": token}))
-            seat, version, acted, readied = None, 0, -1, -1
+        try:
+            ws = await connect(f"{urls[0]}/ws/{table}", max_size=2**22, open_timeout=30)
+        except OSError:
+            urls.append(urls.pop(0))  # that server has gone: try the next
+            await asyncio.sleep(0.2)
+            continue
+        async with ws:
+            hello: dict[str, Any] = {"type": "hello", "token": token}
+            if version:
+                hello["since"] = version
+            await ws.send(json.dumps(hello))
+            seat, acted, readied = None, -1, -1
             next_table = None
             while not stop.is_set():
                 try:
                     text = await asyncio.wait_for(ws.recv(), 1.0)
                 except TimeoutError:
                     continue
+                except ConnectionClosed:
+                    run.connected -= 1
+                    if len(urls) > 1:
+                        urls.append(urls.pop(0))
+                    next_table = table  # the same table again, through another server
+                    break
                 now = time.perf_counter()
                 m = json.loads(text)
                 kind = m["type"]
                 if kind == "welcome":
                     seat = m["seat"]
                     run.connected += 1
+                    run.arrival_any(now)
                     if seat == 0 and m["table"]["status"] == "lobby":
                         while run.connected < run.n and not stop.is_set():
                             await asyncio.sleep(0.05)  # the host starts once everyone is here
@@ -145,6 +182,7 @@ async def client(url: str, run: TableRun, token: str, stop: asyncio.Event, args_
                 version = m["version"]
                 if kind == "update":
                     run.arrival(version, now)
+                    run.arrival_any(now)
                 view = m["view"]
                 if view["game_over"]:
                     if seat == 0:
@@ -169,6 +207,9 @@ async def client(url: str, run: TableRun, token: str, stop: asyncio.Event, args_
                         )
         if next_table is None:
             return
+        if next_table == table:
+            continue
+        version = 0
         if run.table_id == table:  # the first of the table's clients to hear moves the whole run
             run.table_id = next_table
             run.sent.clear()
@@ -194,25 +235,53 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def bench(args: argparse.Namespace, base: str) -> dict[str, Any]:
+async def bench(args: argparse.Namespace, bases: list[str], kill: Any = None) -> dict[str, Any]:
+    """Make the tables (table k on server k mod N), connect their seats, measure for --seconds.
+
+    ``--spread any``: seat j of table k connects to server (k + j) mod N, as a balancer
+    without sticky sessions spreads them (most tables have seats on every server);
+    ``table``: every seat to the table's own server, as a balancer hashing the path does.
+    *kill*: called half-way through (``--failover``); returns when the server is dead.
+    """
     stats = Stats()
     stop = asyncio.Event()
-    ws_url = base.replace("http://", "ws://")
+    ws_urls = [base.replace("http://", "ws://") for base in bases]
     runs: list[TableRun] = []
     tasks: list[asyncio.Task[None]] = []
-    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
-        for _ in range(args.tables):
-            table, tokens = await make_table(http, args.players, args.rules)
+    https = [httpx.AsyncClient(base_url=base, timeout=30) for base in bases]
+    try:
+        for k in range(args.tables):
+            table, tokens = await make_table(https[k % len(bases)], args.players, args.rules)
             run = TableRun(args.players, stats)
             run.table_id = table
             runs.append(run)
-            for tok in tokens:
-                tasks.append(asyncio.create_task(client(ws_url, run, tok, stop, args.think)))
+            for j, tok in enumerate(tokens):
+                first = (k + j) % len(bases) if args.spread == "any" else k % len(bases)
+                order = ws_urls[first:] + ws_urls[:first]
+                tasks.append(asyncio.create_task(client(order, run, tok, stop, args.think)))
             await asyncio.sleep(0)
+    finally:
+        for http in https:
+            await http.aclose()
     await asyncio.sleep(args.warmup)
     stats.measuring = True
     t0 = time.perf_counter()
-    await asyncio.sleep(args.seconds)
+    failover: dict[str, Any] = {}
+    if kill is not None:
+        await asyncio.sleep(args.seconds / 2)
+        killed = time.perf_counter()
+        await asyncio.to_thread(kill)
+        await asyncio.sleep(args.seconds / 2)
+        silent = sorted(  # how long each table went without a message after the kill
+            max([g for g in r.gaps if g > 0] or [0.0]) for r in runs
+        )
+        failover = {
+            "failover_killed_at_s": round(killed - t0, 1),
+            "failover_longest_silence_s": round(silent[-1], 2) if silent else None,
+            "failover_p50_longest_silence_s": round(silent[len(silent) // 2], 2) if silent else None,
+        }
+    else:
+        await asyncio.sleep(args.seconds)
     stats.measuring = False
     elapsed = time.perf_counter() - t0
     stop.set()
@@ -238,7 +307,48 @@ async def bench(args: argparse.Namespace, base: str) -> dict[str, Any]:
         "latency_ms_mean": round(statistics.fmean(lat) * 1000, 2) if lat else None,
         "games_finished": stats.games,
         "errors": stats.errors,
+        "servers": len(bases),
+        "spread": args.spread,
+        **failover,
     }
+
+
+def start_server(port: int, db: str, env: dict[str, str], profile: str | None, redis: str | None) -> Any:
+    python = [sys.executable, *(["-m", "cProfile", "-o", profile] if profile else [])]
+    extra = ["--redis", redis] if redis else []
+    return subprocess.Popen(
+        [*python, "-m", "yaniv.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
+         "--db", db, "--bot-delay", "0", "--log-level", "warning", *extra],
+        env=env,
+    )  # fmt: skip
+
+
+def wait_up(base: str) -> None:
+    for _ in range(300):
+        try:
+            if httpx.get(base + "/api/presets", timeout=1).status_code == 200:
+                return
+        except httpx.HTTPError:
+            time.sleep(0.1)
+
+
+@contextlib.contextmanager
+def services(args: argparse.Namespace) -> Iterator[tuple[str | None, str | None]]:
+    """The database and Redis of a run: given, or (several servers) private ones started here."""
+    if args.servers == 1:
+        yield args.db, args.redis
+        return
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from tests.web.postgres import private_postgres
+    from tests.web.redis_server import private_redis
+
+    with contextlib.ExitStack() as stack:
+        db = args.db or stack.enter_context(private_postgres())
+        redis = args.redis
+        if redis is None:
+            server = stack.enter_context(private_redis(own=True))
+            redis = server if isinstance(server, str) else server.url
+        yield db, redis
 
 
 def main() -> None:
@@ -249,45 +359,62 @@ def main() -> None:
     p.add_argument("--warmup", type=float, default=3.0)
     p.add_argument("--rules", default="standard")
     p.add_argument("--profile", metavar="FILE", help="run the server under cProfile, stats to FILE")
-    p.add_argument("--db", help="the server's database URL (default: a fresh SQLite file)")
+    p.add_argument("--db", help="the servers' database URL (default: a fresh SQLite file; with --servers "
+                   "2 or more, a private PostgreSQL started here)")  # fmt: skip
+    p.add_argument("--redis", help="the servers' Redis URL (--servers 2 or more; default: a private one)")
+    p.add_argument("--servers", type=int, default=1, help="server processes on one database and Redis (1)")
+    p.add_argument(
+        "--spread",
+        choices=["any", "table"],
+        default="any",
+        help="where each websocket goes: any server in turn (a balancer without sticky sessions; "
+        "most seats relayed) or its table's own (a balancer hashing the path)",
+    )
+    p.add_argument(
+        "--failover", action="store_true", help="kill -9 the last server half-way through (--servers 2+)"
+    )
     p.add_argument(
         "--think", type=float, default=0.0, help="mean seconds a client waits before acting (0: at once)"
     )
     args = p.parse_args()
     if not 1 <= args.tables <= 2000 or not 2 <= args.players <= 8 or not 0 < args.seconds <= 600:
         p.error("--tables 1..2000, --players 2..8, --seconds up to 600")
-    port = free_port()
-    with tempfile.TemporaryDirectory() as tmp:
-        db = Path(tmp) / "load.db"
-        python = [sys.executable, *(["-m", "cProfile", "-o", args.profile] if args.profile else [])]
+    if not 1 <= args.servers <= 8 or (args.failover and args.servers < 2):
+        p.error("--servers 1..8; --failover needs --servers 2 or more")
+    with tempfile.TemporaryDirectory() as tmp, services(args) as (db_url, redis):
+        db = db_url or str(Path(tmp) / "load.db")
         env = dict(os.environ, YANIV_WEB_SOCKETS_PER_CLIENT="0", YANIV_WEB_TABLES_PER_CLIENT="0")
         if args.think == 0:
             env.update(YANIV_WEB_MESSAGE_RATE="0", YANIV_WEB_SYNC_RATE="0")
-        server = subprocess.Popen(
-            [*python, "-m", "yaniv.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
-             "--db", args.db or str(db), "--bot-delay", "0", "--log-level", "warning"],
-            env=env,
-        )  # fmt: skip
-        base = f"http://127.0.0.1:{port}"
+        ports = [free_port() for _ in range(args.servers)]
+        servers = []
+        for port in ports:  # one after the other: the first migrates the database
+            servers.append(start_server(port, db, env, args.profile, redis))
+            wait_up(f"http://127.0.0.1:{port}")
+        bases = [f"http://127.0.0.1:{port}" for port in ports]
+
+        def kill() -> None:
+            servers[-1].kill()
+            servers[-1].wait(10)
+
         try:
-            for _ in range(300):
-                try:
-                    if httpx.get(base + "/api/presets", timeout=1).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    time.sleep(0.1)
-            cpu0, own0, wall0 = cpu_seconds(server.pid), time.process_time(), time.perf_counter()
-            result = asyncio.run(bench(args, base))
+            cpu0 = [cpu_seconds(s.pid) for s in servers]
+            own0, wall0 = time.process_time(), time.perf_counter()
+            result = asyncio.run(bench(args, bases, kill if args.failover else None))
             wall = time.perf_counter() - wall0
-            result["server_cpu_percent"] = round(100 * (cpu_seconds(server.pid) - cpu0) / wall, 1)
+            used = [cpu_seconds(s.pid) - c for s, c in zip(servers, cpu0, strict=True) if s.poll() is None]
+            result["server_cpu_percent"] = round(100 * sum(used) / wall, 1)
             result["clients_cpu_percent"] = round(100 * (time.process_time() - own0) / wall, 1)
             result["cores"] = os.cpu_count()
         finally:
-            server.send_signal(signal.SIGINT)  # uvicorn shuts down cleanly (and cProfile writes)
-            try:
-                server.wait(20)
-            except subprocess.TimeoutExpired:
-                server.kill()
+            for server in servers:
+                if server.poll() is None:
+                    server.send_signal(signal.SIGINT)  # uvicorn shuts down cleanly (and cProfile writes)
+            for server in servers:
+                try:
+                    server.wait(20)
+                except subprocess.TimeoutExpired:
+                    server.kill()
     print(json.dumps(result))
 
 

@@ -36,3 +36,25 @@ def test_help_names_the_options(capsys: pytest.CaptureFixture[str]) -> None:
 def test_default_database_is_in_the_data_dir() -> None:
     assert default_db_url({"XDG_DATA_HOME": "/data"}) == "sqlite+aiosqlite:////data/yaniv/yaniv.db"
     assert default_db_url({"XDG_DATA_HOME": "relative"}).endswith("/.local/share/yaniv/yaniv.db")
+
+
+@pytest.mark.parametrize(
+    ("redis", "words"),
+    [
+        ("localhost:6379", "is not a Redis URL"),
+        ("redis://127.0.0.1:1/0", "does not answer"),
+        ("redis://u:hunter2@127.0.0.1:1/0", "does not answer"),
+    ],
+)
+def test_a_bad_or_silent_redis_is_one_line(
+    redis: str, words: str, tmp_path: object, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 18: ``--redis`` is checked before the server starts (exit 2, no password shown)."""
+    pytest.importorskip("redis")
+    with pytest.raises(SystemExit) as e:
+        main(["serve", "--port", "0", "--db", f"{tmp_path}/t.db", "--redis", redis], io.StringIO())
+    err = capsys.readouterr().err
+    assert e.value.code == 2
+    assert "--redis" in err and words in err
+    assert "hunter2" not in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1
