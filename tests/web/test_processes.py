@@ -237,6 +237,9 @@ def _kill_owner_mid_game(tmp: Path, pg: str, redis: str) -> None:
         play_until(players, lambda: all(p.view and p.view["game_over"] for p in players), timeout=120)
         lines = record_lines(pg, table)
         assert check(lines).over
+        metrics = httpx.get(f"{b.url}/metrics").text.splitlines()
+        taken = [float(x.split()[1]) for x in metrics if x.startswith("yaniv_lease_changes_total ")]
+        assert taken and taken[0] >= 1  # b counted the takeover
         for p in players:
             p.close()
     finally:

@@ -129,8 +129,8 @@ class Metrics:
         )
         self.lease_changes = Counter(
             "yaniv_lease_changes",
-            "Times this process took or lost a table's owner lease; always 0 for now: one process "
-            "serves every table, the lease comes with several processes (DESIGN.md §8, issue 18)",
+            "Times this process took a table's lease over from another process (it had died or "
+            "stopped) or lost one to another (several processes: yaniv serve --redis)",
             registry=r,
         )
 

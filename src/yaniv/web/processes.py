@@ -98,7 +98,7 @@ class Processes:
         lease, changed = await self.hub.store.acquire(table_id, self.me, self.ttl)
         if lease.owner != self.me:
             raise Elsewhere(lease.owner)
-        if changed:
+        if changed and lease.epoch > 1:  # taken over (a table's first lease is no change of hands)
             self.hub.metrics.lease_changes.inc()
 
     async def release(self, table_id: str) -> None:
@@ -285,7 +285,7 @@ class Processes:
             if lease.owner == self.me:
                 if changed:
                     self.hub.metrics.lease_changes.inc()
-                room = await self.hub.get(table_id)
+                room = await self.hub.get(table_id)  # the lease is ours now: get() renews it
                 if room is not None:
                     log.info("table %s: taken over from %s", table_id, route.owner, extra={"table": table_id})
                     await route.go_local(room)
