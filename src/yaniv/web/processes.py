@@ -166,11 +166,11 @@ class Processes:
     def _on_message(self, head: dict[str, Any], body: str) -> None:
         op, sender, conn = head.get("op"), str(head.get("from")), str(head.get("c"))
         if op == "send":
-            route = self._route_of(conn)
+            route = self._route_of(head.get("t"), conn)
             if route is not None:
                 route.passed(conn, head.get("v"), body)
         elif op == "end":
-            route = self._route_of(conn)
+            route = self._route_of(head.get("t"), conn)
             if route is not None:
                 route.ended(conn, int(head.get("code") or 1000), str(head.get("reason") or ""))
         elif op == "open":
@@ -191,11 +191,11 @@ class Processes:
         elif op == "call":
             self._spawn(self._answer(head))
 
-    def _route_of(self, conn: str) -> Route | None:
-        for route in self.routes.values():
-            if conn in route.relayed:
-                return route
-        return None
+    def _route_of(self, table_id: object, conn: str) -> Route | None:
+        route = self.routes.get(str(table_id))
+        if route is not None and conn in route.relayed:
+            return route
+        return next((r for r in self.routes.values() if conn in r.relayed), None)  # not said: look
 
     async def _open(self, client: RemoteClient, table_id: str) -> None:
         try:
@@ -207,7 +207,8 @@ class Processes:
         if room is None:
             client.closed = True
             self.remote.pop((client.relay, client.conn), None)
-            self.cluster.send(client.relay, {"op": "end", "c": client.conn, "code": 1012, "reason": "moved"})
+            moved = {"op": "end", "c": client.conn, "t": table_id, "code": 1012, "reason": "moved"}
+            self.cluster.send(client.relay, moved)
             return
         client.room = room
         room.sockets += 1

@@ -66,8 +66,10 @@ class RemoteClient:
         if self.closed:
             return
         text = message if isinstance(message, str) else json.dumps(message, separators=(",", ":"))
-        version = self.room.version if self.room is not None else None
-        self.cluster.send(self.relay, {"op": "send", "c": self.conn, "v": version}, text)
+        room = self.room
+        head = {"op": "send", "c": self.conn, "t": room.id, "v": room.version} if room is not None else {}
+        if head:
+            self.cluster.send(self.relay, head, text)
 
     def end(self, code: int, reason: str, message: dict[str, Any] | None = None) -> None:
         """Pass *message*, then ask the relay to close the websocket with *code*."""
@@ -75,7 +77,9 @@ class RemoteClient:
             return
         if message is not None:
             self.send(message)
-        self.cluster.send(self.relay, {"op": "end", "c": self.conn, "code": code, "reason": reason})
+        table = self.room.id if self.room is not None else None
+        head = {"op": "end", "c": self.conn, "t": table, "code": code, "reason": reason}
+        self.cluster.send(self.relay, head)
         self.stop()
 
     def deliver(self, text: str) -> None:
