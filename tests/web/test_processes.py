@@ -287,3 +287,42 @@ def test_a_redis_restart_mid_game_the_tables_catch_up_from_the_database(tmp_path
             assert check(record_lines(pg, table)).over
             for p in players:
                 p.close()
+
+
+def test_after_kill_9_with_nobody_connected_the_clock_plays_on(
+    tmp_path: Path, pg: str, redis_url: str
+) -> None:
+    """The owner dies while everyone is away: another process adopts the table and its turn
+    clock runs out there (the stand-ins play the round out, nobody reconnecting); the
+    players then come back through that process and finish the game."""
+    a = start(tmp_path, pg, redis_url, "a")
+    b = start(tmp_path, pg, redis_url, "b")
+    try:
+        made = make_table(a, turn_seconds=5)
+        table = made["table"]
+        ben = a.post(f"/api/tables/{table}/join", {"name": "Ben"})
+        players = [seat(a, table, made["token"]), seat(a, table, ben["token"])]
+        players[0].send({"type": "start"})
+        play_until(players, lambda: players[0].version > 8, timeout=60)
+        for p in players:
+            p.poll()
+        before = len(record_lines(pg, table))
+        a.kill()
+        for p in players:
+            p.close()
+        deadline = time.monotonic() + 60
+        types: list[str] = []
+        while time.monotonic() < deadline and "round_end" not in types:
+            time.sleep(0.5)
+            types = [json.loads(x)["type"] for x in record_lines(pg, table)[before:]]
+        assert "timeout" in types  # the clock ran out on the process that took the table over
+        assert "round_end" in types  # and the stand-ins played the round to its end
+        for p in players:
+            p.reconnect(f"{b.ws_url}/ws/{table}")
+        play_until(players, lambda: all(p.view and p.view["game_over"] for p in players), timeout=120)
+        assert check(record_lines(pg, table)).over
+        for p in players:
+            p.close()
+    finally:
+        b.stop()
+        a.stop()
