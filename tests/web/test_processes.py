@@ -167,7 +167,11 @@ def test_one_action_id_sent_to_both_processes_counts_once(tmp_path: Path, pg: st
         ann_a = seat(a, table, made["token"])
         ann_a.send({"type": "start"})
         ann_a.wait_view(lambda v: v["current"] == 0 and v["phase"] != "round_over", timeout=30)
-        ann_b = seat(b, table, made["token"])
+        ann_b = Seat(f"{b.ws_url}/ws/{table}", "not-the-token")
+        ann_b.send({"type": "hello", "token": "not-the-token"})  # refused by the owner, through b
+        assert ann_b.expect("error")["code"] == "bad_token"
+        ann_b.token = made["token"]
+        ann_b.hello()  # and the right one is taken after it, as on one process
         action = ann_a.choose()
         assert action is not None
         action_id = uuid.uuid4().hex

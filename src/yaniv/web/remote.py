@@ -170,11 +170,8 @@ class Route:
             return
         entry = self.relayed[conn]
         raw = {k: v for k, v in msg.items() if k != "parsed"}
-        if msg["type"] == "hello":
-            if client.joined:
-                raise ProtocolError("already_joined", "this connection has already said hello")
-            entry.hello = raw
-            client.joined = True  # for this process's hello timer; the owner checks the rest
+        if msg["type"] == "hello" and not client.joined:
+            entry.hello = raw  # kept to say again when the table moves (a refused one is replaced)
         if not self.cluster.up:
             raise ProtocolError("unavailable", "the table's server cannot be reached now; reconnect soon")
         self.cluster.send(self.owner, {"op": "msg", "c": conn}, json.dumps(raw, separators=(",", ":")))
@@ -198,6 +195,8 @@ class Route:
             return
         if isinstance(version, int):
             entry.version = version
+        if text.startswith('{"type":"welcome"'):  # the owner took the hello (this process's hello timer)
+            entry.client.joined = True
         entry.client.send(text)
 
     def ended(self, conn: str, code: int, reason: str) -> None:
