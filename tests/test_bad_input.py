@@ -9,8 +9,12 @@ its own), ``IllegalActionError`` (an action a state refuses, bad notation includ
 from __future__ import annotations
 
 import copy
+import errno
+import io
 import json
 import random
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -1015,3 +1019,97 @@ def test_the_deck_limit_of_a_rule_set_agrees_with_the_docs() -> None:
     expect(RulesError, lambda: Rules.from_spec("finnish(hand_size=7,min_players=8)"), "8 players", "deck")
     docs = (Path(__file__).parent.parent / "docs" / "formats.md").read_text(encoding="utf-8")
     assert "8 players with hand_size=7 need 58 cards but the deck has 54" in docs
+
+
+# ============================================================================ found by hand
+#
+# Bad input tried by hand for the closing notes of issues 14 and 15 that still crashed:
+# a full disk or a closed standard stream, a policy file that calls sys.exit, a bot
+# view whose legal action has a list for its type, record lines that are not text.
+
+
+class _FullDisk(io.StringIO):
+    """An output on a full disk (``> /dev/full``): every write fails."""
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+
+def test_a_full_disk_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    from yaniv.cli import main
+
+    assert main(["rules", "standard"], out=_FullDisk()) == 2
+    err = capsys.readouterr().err
+    assert err == "yaniv rules: error: cannot write: No space left on device\n", err
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize(
+    "argv", [["rules", "standard"], ["simulate", "--games", "2"], ["odds", "--value", "5", "--cards", "3"]]
+)
+def test_output_to_dev_full_is_one_line_and_exit_2(argv: list[str]) -> None:
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run(
+            [sys.executable, "-m", "yaniv.cli", *argv],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            check=False,
+        )
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr == f"yaniv {argv[0]}: error: cannot write: No space left on device\n", proc.stderr
+
+
+def test_closed_standard_streams(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Started with ``>&-``, ``<&-`` or ``2>&-``: Python's sys.stdout, stdin or stderr is None."""
+    from yaniv.cli import main
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    monkeypatch.setattr(sys, "stdout", None)
+    assert main(["rules", "standard"]) == 2
+    assert capsys.readouterr().err == "yaniv: error: standard output is closed: nothing could be printed\n"
+    monkeypatch.undo()
+    monkeypatch.setattr(sys, "stdin", None)  # no input: the person leaves at the first turn
+    out = io.StringIO()
+    assert main(["play", "--plain", "--seed", "3", "--record", str(tmp_path / "g.jsonl")], out=out) == 0
+    assert "Bye!" in out.getvalue()
+    monkeypatch.setattr(sys, "stderr", None)  # the progress and the messages go nowhere
+    assert main(["simulate", "--games", "2"], out=io.StringIO()) == 0
+
+
+def test_a_policy_file_that_calls_sys_exit_is_a_value_error(tmp_path: Path) -> None:
+    pytest.importorskip("numpy")
+    from yaniv.bots import make_bot
+
+    policy = tmp_path / "quits.py"
+    policy.write_text("import sys\nsys.exit(0)\n")
+    with pytest.raises(ValueError, match="failed to load: SystemExit"):
+        make_bot(f"policy:{policy}")
+
+
+@pytest.mark.parametrize("kind", [[], {}, ["discard"], None])
+def test_a_bot_view_with_a_legal_action_of_no_word_type_is_answered_with_an_error(kind: Any) -> None:
+    """``yaniv bot``: a decide whose legal list holds ``{"type": []}`` (was a TypeError, exit 1)."""
+    from yaniv.bots.program import ProtocolServer
+    from yaniv.bots.simple import GreedyBot
+
+    game = Game("standard", players=2, seed=1)
+    view = game.round.view(game.round.current).to_dict()
+    view["legal"] = [{"type": kind}, *view["legal"]]
+    out, err = io.StringIO(), io.StringIO()
+    server = ProtocolServer("greedy", GreedyBot, out, err)
+    assert server.handle(json.dumps({"type": "decide", "id": 4, "view": view}))
+    answer = json.loads(out.getvalue())
+    assert answer["type"] == "error" and answer["id"] == 4 and "legal" in answer["message"], answer
+    assert err.getvalue().count("\n") == 1
+
+
+@pytest.mark.parametrize("lines", [[1, 2], [None], [b'{"type": "header"}']])
+def test_record_lines_that_are_not_text_are_a_record_error(lines: list[Any]) -> None:
+    from yaniv.errors import RecordError
+    from yaniv.record import read_record
+
+    with pytest.raises(RecordError, match="line 1: a record line is text"):
+        read_record(lines)

@@ -162,7 +162,11 @@ def read_record(source: str | Path | IO[str] | Iterable[str]) -> list[dict[str, 
     else:
         lines = source
     events = []
-    for number, line in enumerate(lines, 1):
+    items: Iterable[object] = lines  # read as objects: a compiled build checks a str at once
+    for number, item in enumerate(items, 1):
+        if not isinstance(item, str):  # an iterable of something else than lines of text
+            raise RecordError(f"line {number}: a record line is text, got {type(item).__name__}")
+        line = item
         if not line.strip():
             continue
         try:

@@ -126,7 +126,7 @@ def _load(file: str | Path) -> PolicyBot:
     module = importlib.util.module_from_spec(spec)
     try:
         spec.loader.exec_module(module)
-    except Exception as e:  # the file is someone's code: whatever it raises is reported, in one line
+    except (Exception, SystemExit) as e:  # someone's code: whatever it raises (sys.exit too), in one line
         raise ValueError(f"{what} failed to load: {type(e).__name__}: {str(e)[:300]}") from None
     name = f"policy:{path.name}"
     factory = getattr(module, "make_policy", None)

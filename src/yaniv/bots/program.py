@@ -34,7 +34,7 @@ from ..actions import Action
 from ..cards import CARDS, KIND, Card, CardAllocator, parse_card
 from ..errors import YanivError
 from ..jsonio import JSONInputError, loads
-from ..rules import Rules
+from ..rules import Rules, brief_repr
 from ..state import Phase, SeatView
 from .base import Bot
 from .search import ExpertBot
@@ -218,9 +218,11 @@ def view_from_dict(data: object, rules_of: Callable[[object], Rules] | None = No
 
 def _legal(data: object, hand: list[Card], takeable: list[Card]) -> Action:
     """A legal action's JSON with the seat's physical ids: discards from the hand, takes from the pile."""
+    if isinstance(data, dict) and not isinstance(data.get("type"), str):  # e.g. {"type": []}
+        raise ViewError(f"view field 'legal': an action's type is a word, got {brief_repr(data.get('type'))}")
     try:
         action = Action.from_json(data)
-    except ValueError as e:
+    except (ValueError, TypeError) as e:  # TypeError: a value Action.from_json does not expect
         raise ViewError(f"view field 'legal': {e}") from None
     own = list(hand)
     cards = tuple(_pick(KIND[c], [own]) for c in action.cards)
