@@ -1113,3 +1113,18 @@ def test_record_lines_that_are_not_text_are_a_record_error(lines: list[Any]) -> 
 
     with pytest.raises(RecordError, match="line 1: a record line is text"):
         read_record(lines)
+
+
+@pytest.mark.parametrize("what", ["missing", "folder"])
+def test_check_of_no_file_is_a_usage_error_not_a_failed_check(
+    what: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Exit 1 means "a record that does not check"; no file to read at all is bad input (2)."""
+    from yaniv.cli import main
+
+    target = tmp_path / "nothing.jsonl" if what == "missing" else tmp_path
+    with pytest.raises(SystemExit) as e:
+        main(["check", str(target)], io.StringIO())
+    err = capsys.readouterr().err
+    assert e.value.code == 2
+    assert err.startswith("yaniv check: error:") and len(err.strip().splitlines()) == 1

@@ -880,7 +880,7 @@ def _served(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, *options: str) -> d
     import yaniv.web
 
     got: dict[str, object] = {}
-    monkeypatch.setattr(yaniv.web, "serve", lambda *a, **kw: got.update(kw))
+    monkeypatch.setattr(yaniv.web, "serve", lambda *a, **kw: got.update(kw) or 0)
     with socket.socket() as probe:  # a free port
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]

@@ -378,7 +378,7 @@ def test_log_format_option_and_variable(monkeypatch: pytest.MonkeyPatch, tmp_pat
     from yaniv.web.config import WebConfig
 
     got: dict[str, Any] = {}
-    monkeypatch.setattr(yaniv.web, "serve", lambda *a, **kw: got.update(kw))
+    monkeypatch.setattr(yaniv.web, "serve", lambda *a, **kw: got.update(kw) or 0)
     argv = ["serve", "--port", _free_port(), "--db", str(tmp_path / "t.db"), "--log-format", "json"]
     assert main(argv, io.StringIO()) == 0
     assert got["limits"]["log_format"] == "json"

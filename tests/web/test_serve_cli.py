@@ -58,3 +58,18 @@ def test_a_bad_or_silent_redis_is_one_line(
     assert "--redis" in err and words in err
     assert "hunter2" not in err and "Traceback" not in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_ctrl_c_ends_the_server_with_130(tmp_path: object) -> None:
+    """As every other command: Ctrl-C (SIGINT) is exit 130 (after a clean shutdown)."""
+    import signal
+    from pathlib import Path
+
+    from .server import Server
+
+    for sig, code in ((signal.SIGINT, 130),):
+        server = Server(Path(str(tmp_path)) / f"s{code}.db").start()
+        assert server.proc is not None
+        server.proc.send_signal(sig)
+        assert server.proc.wait(20) == code
+        server.proc = None

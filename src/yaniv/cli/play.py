@@ -177,7 +177,7 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
         out.write(f"Yaniv on {address} (tables in {shown}{linked})\n")
     out.flush()
     try:
-        serve(
+        return serve(
             args.host,
             args.port,
             db,
@@ -189,7 +189,6 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
         )
     except ValueError as e:  # a bad YANIV_WEB_* variable
         raise UsageError(str(e)) from None
-    return 0
 
 
 def _check_redis(url: str, flag: str) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+from pathlib import Path
 from typing import Any, TextIO
 
 from ..errors import RecordError
@@ -64,7 +65,12 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
-    """Verify a record by replaying it."""
+    """Verify a record by replaying it (exit 1 if it does not check, 2 if there is no file to read)."""
+    path = Path(args.file)
+    if not path.exists():
+        raise UsageError(f"there is no file {args.file!r}")
+    if path.is_dir():
+        raise UsageError(f"{args.file!r} is a folder, not a record file")
     try:
         game = check(args.file)
     except RecordError as e:

@@ -44,8 +44,8 @@ def serve(
     config: WebConfig | None = None,
     limits: Mapping[str, object] | None = None,
     redis_url: str | None = None,
-) -> None:
-    """Run the server until interrupted (uvicorn, one process).
+) -> int:
+    """Run the server until interrupted (uvicorn, one process); the exit code (130 after Ctrl-C).
 
     *config* defaults to :meth:`WebConfig.from_env`; *limits* changes some of its fields
     (by name: ``{"turn_seconds_public": 30}``, what ``yaniv serve``'s options set), checked
@@ -59,6 +59,7 @@ def serve(
     """
     import contextlib
     import gc
+    import signal
     import sys
 
     import uvicorn
@@ -80,8 +81,11 @@ def serve(
     class Server(uvicorn.Server):
         """uvicorn's server, saying "not ready" from the first signal to stop."""
 
+        stopped_by: int | None = None
+
         def handle_exit(self, sig: int, frame: FrameType | None) -> None:
             health.draining = True
+            self.stopped_by = sig
             super().handle_exit(sig, frame)
 
     settings = uvicorn.Config(
@@ -104,3 +108,6 @@ def serve(
         server.run()
     if not server.started:  # as uvicorn.run: the port, the app's start-up failed
         sys.exit(3)
+    # Ctrl-C is 130, as for every other command (uvicorn ends a SIGTERM as that signal, after
+    # the same clean shutdown)
+    return 130 if server.stopped_by == signal.SIGINT else 0
