@@ -11,8 +11,9 @@ it. A websocket that lands on another process is relayed to the owner
 
 Every half second each process (:meth:`Processes._watch`):
 
-* renews its leases (every second; a lease lasts :attr:`Processes.ttl` seconds) and lets
-  go at once of a table whose lease another process has taken (it was paused too long);
+* renews its leases (a task of its own, twice a second; a lease lasts
+  :attr:`Processes.ttl` seconds) and lets go at once of a table whose lease another
+  process has taken (it was paused too long);
 * looks whether the owners of the tables it relays are alive; when one has died, takes
   the table over once its lease has expired (or follows it to whoever did);
 * drops the relayed connections of processes that have died;
@@ -28,7 +29,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from typing import TYPE_CHECKING, Any
 
 from .cluster import CallError, Cluster, ClusterDown
@@ -64,8 +64,7 @@ class Processes:
         self.every = every
         self.routes: dict[str, Route] = {}
         self.remote: dict[tuple[str, str], RemoteClient] = {}
-        self._task: asyncio.Task[None] | None = None
-        self._renewed = 0.0
+        self._tasks: list[asyncio.Task[None]] = []
         self._jobs: set[asyncio.Task[Any]] = set()
 
     # ----------------------------------------------------------------- life
@@ -77,14 +76,15 @@ class Processes:
         cluster.on_down = self._on_down
         cluster.lobby = self.hub.lobby
         await cluster.open()
-        self._task = asyncio.get_running_loop().create_task(self._watch_loop())
+        loop = asyncio.get_running_loop()
+        self._tasks = [loop.create_task(self._renew_loop()), loop.create_task(self._watch_loop())]
 
     async def close(self) -> None:
         """Stop watching, mark this process's leases expired (the others take over), disconnect."""
-        if self._task is not None:
-            self._task.cancel()
+        for task in self._tasks:
+            task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+                await task
         for job in list(self._jobs):
             job.cancel()
         with contextlib.suppress(Exception):
@@ -242,12 +242,20 @@ class Processes:
             except Exception:
                 log.exception("watching the other processes failed")
 
+    async def _renew_loop(self) -> None:
+        # a task of its own, twice a second: a slow round of the watch (a busy database)
+        # must not let this process's leases lapse while it is alive and playing
+        while True:
+            await asyncio.sleep(min(0.5, self.ttl / 6))
+            try:
+                await self._renew()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("renewing the table leases failed")
+
     async def watch(self) -> None:
         """One round of the watch (see the module docstring); tests call it directly."""
-        now = time.monotonic()
-        if now - self._renewed >= min(1.0, self.ttl / 3):
-            self._renewed = now
-            await self._renew()
         if self.cluster.up:
             with contextlib.suppress(ClusterDown):
                 await self._follow()
