@@ -29,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
 from .cluster import CallError, Cluster, ClusterDown
@@ -287,19 +288,21 @@ class Processes:
         if not owners:
             return
         alive = await self.cluster.alive(owners)
-        for table_id, route in list(self.routes.items()):
-            if route.local is not None or route.owner in alive:
-                continue
-            lease, changed = await self.hub.store.acquire(table_id, self.me, self.ttl)
-            if lease.owner == self.me:
-                if changed:
-                    self.hub.metrics.lease_changes.inc()
-                room = await self.hub.get(table_id)  # the lease is ours now: get() renews it
-                if room is not None:
-                    log.info("table %s: taken over from %s", table_id, route.owner, extra={"table": table_id})
-                    await route.go_local(room)
-            elif lease.owner != route.owner:
-                route.retarget(lease.owner)
+        orphaned = [(t, r) for t, r in self.routes.items() if r.local is None and r.owner not in alive]
+        await _at_most(16, [self._take_over(table_id, route) for table_id, route in orphaned])
+
+    async def _take_over(self, table_id: str, route: Route) -> None:
+        """The owner of *route*'s table has died: take it here once its lease expires (or follow it)."""
+        lease, changed = await self.hub.store.acquire(table_id, self.me, self.ttl)
+        if lease.owner == self.me:
+            if changed:
+                self.hub.metrics.lease_changes.inc()
+            room = await self.hub.get(table_id)  # the lease is ours now: get() renews it
+            if room is not None:
+                log.info("table %s: taken over from %s", table_id, route.owner, extra={"table": table_id})
+                await route.go_local(room)
+        elif lease.owner != route.owner:
+            route.retarget(lease.owner)
 
     async def _forget_relays(self) -> None:
         relays = {client.relay for client in self.remote.values()}
@@ -312,12 +315,28 @@ class Processes:
                 client.stop()
 
     async def _adopt(self) -> None:
-        for table_id in await self.hub.store.orphans():
-            if table_id in self.hub.tables or table_id in self.routes:
-                continue
+        known = self.hub.tables.keys() | self.routes.keys()
+        ids = [t for t in await self.hub.store.orphans(500) if t not in known]
+        await _at_most(16, [self._adopt_one(table_id) for table_id in ids])
+
+    async def _adopt_one(self, table_id: str) -> None:
+        try:
+            room = await self.hub.get(table_id)
+        except Elsewhere:
+            return
+        if room is not None:
+            log.info("table %s: taken over (its process stopped)", table_id, extra={"table": table_id})
+
+
+async def _at_most(n: int, jobs: list[Coroutine[Any, Any, None]]) -> None:
+    """Run *jobs* with at most *n* at a time (the tables of a dead process, rebuilt at once)."""
+    gate = asyncio.Semaphore(n)
+
+    async def one(job: Coroutine[Any, Any, None]) -> None:
+        async with gate:
             try:
-                room = await self.hub.get(table_id)
-            except Elsewhere:
-                continue
-            if room is not None:
-                log.info("table %s: taken over (its process stopped)", table_id, extra={"table": table_id})
+                await job
+            except Exception:
+                log.exception("taking a table over failed")
+
+    await asyncio.gather(*(one(job) for job in jobs))
