@@ -28,9 +28,11 @@ test: $(VENV)/.installed
 	$(BIN)/mypy
 	YANIV_PURE=1 $(BIN)/pytest
 
-## compiled: build the engine's compiled modules in place (mypyc; setup.py lists them)
+## compiled: build the engine's compiled modules in place (mypyc; setup.py lists them);
+## --force: the per-module shims never change, so an incremental build would copy old ones
+## (with their old times) beside newer sources
 compiled: $(VENV)/.installed
-	YANIV_COMPILE=1 $(BIN)/python setup.py --quiet build_ext --inplace
+	YANIV_COMPILE=1 $(BIN)/python setup.py --quiet build_ext --inplace --force
 	$(BIN)/python -c "import yaniv, sys; print(yaniv.build_name()); sys.exit(not yaniv.COMPILED)"
 
 ## test-compiled: build the compiled modules and run the test suite on them (the doctests,

@@ -14,24 +14,27 @@ import sys
 
 from setuptools import setup
 
-# Compiled: the engine's hot path (cards, discards, the round state, positions, records)
-# and the bots' hand model and simple bots. Left to the interpreter, each for a reason a
-# compiled build would change what it does:
+# Compiled: the engine's hot path (cards, discards, actions, the round state, scoring,
+# the game, positions, records) and the bots' hand model and simple bots. A compiled
+# module may still leave one class to the interpreter (a decorated class: Card, which
+# subclasses int; RoundResult, read through its __dict__; SeatView). Left to the
+# interpreter, each for a reason a compiled build would change what it does:
 # * rules: a frozen dataclass with cached properties, its preset name kept in __dict__,
-#   tuple knobs given as lists;
-# * actions: an Action's card may be given as a plain int (a physical id), which a
-#   compiled Card-typed field would refuse;
+#   tuple knobs given as lists (the hot path reads the knobs it needs once per rule
+#   set, into the compiled MeldTable);
 # * events: dict subclasses with descriptors;
-# * scoring: a RoundResult is read through its __dict__ (copies with changed fields);
-# * game and bots/value: their arguments are checked by the code (a player count that is
-#   text, a seat that is True), where compiled code would raise a bare TypeError first;
+# * bots/value: its arguments are checked by the code (a seat that is True), where
+#   compiled code would raise a bare TypeError first;
 # * bots/heuristic and bots/search: their bots are subclassed by interpreted code, which a
 #   compiled class allows only when marked so (mypyc_attr(allow_interpreted_subclasses));
 # * the table driver and the front ends wait on people, sockets and files, not the engine.
 COMPILED_MODULES = (
     "cards",
     "melds",
+    "actions",
     "state",
+    "scoring",
+    "game",
     "position",
     "deal",
     "record",

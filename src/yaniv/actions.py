@@ -26,8 +26,7 @@ Action.parse('discard 7H 8H 9H; take 9H')
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Any, Literal, get_args
+from typing import Any, Final, Literal, get_args
 
 from .cards import Card, format_cards, parse_cards
 from .errors import InvalidNotationError
@@ -38,9 +37,18 @@ ActionType = Literal["yaniv", "discard", "draw", "take", "swap", "slap", "asef",
 """The closed set of action types."""
 ACTION_TYPES: tuple[ActionType, ...] = get_args(ActionType)
 """Every action type."""
-_TYPE_OF: dict[str, ActionType] = {t: t for t in ACTION_TYPES}  # a word read to its closed type
+_TYPE_OF: Final[dict[str, ActionType]] = {t: t for t in ACTION_TYPES}  # a word read to its closed type
 
 _CARD_ACTIONS = ("take", "swap", "slap")
+
+
+def _all_cards(cards: tuple[object, ...]) -> bool:
+    """Whether every item is a :class:`Card` (a plain loop: it runs per action made)."""
+    for c in cards:  # noqa: SIM110 (a generator is slower, compiled or not)
+        if not isinstance(c, Card):
+            return False
+    return True
+
 _FIELDS = {
     "yaniv": set(),
     "draw": set(),
@@ -53,28 +61,82 @@ _FIELDS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
 class Action:
-    """One action of a seat.
+    """One action of a seat: a read-only value (equal and hashed by its three fields).
 
     ``cards`` is the discard (``discard``, ``turn``); ``card`` the taken, swapped or
-    slapped card (``take``, ``swap``, ``slap``, and ``turn`` unless it draws).
+    slapped card (``take``, ``swap``, ``slap``, and ``turn`` unless it draws). Cards may
+    be given as :class:`Card` values, physical ids or notation; they are kept as cards.
     """
 
-    type: ActionType
-    cards: tuple[Card, ...] = ()
-    card: Card | None = None
+    __slots__ = ("_card", "_cards", "_type")
 
-    def __post_init__(self) -> None:
-        """Check the fields fit the type."""
-        if self.type not in ACTION_TYPES:
+    # A plain class, not a dataclass: a compiled build runs a dataclass's generated
+    # __init__ as interpreted code (once per legal action listed), and its Card-typed
+    # fields would refuse a physical id given as a plain int. Read-only by properties.
+    _type: ActionType
+    _cards: tuple[Card, ...]
+    _card: Card | None
+
+    def __init__(
+        self,
+        type: ActionType | object,
+        cards: Iterable[str | int] | str = (),
+        card: str | int | object | None = None,
+    ) -> None:
+        """The action; InvalidNotationError if the fields do not fit the type.
+
+        Any value is checked (``| object``: a compiled build would otherwise refuse a
+        wrong type with a bare ``TypeError``).
+        """
+        kind = _TYPE_OF.get(type) if isinstance(type, str) else None
+        if kind is None:
             raise InvalidNotationError(
-                f"unknown action type {self.type!r}; types are: {', '.join(ACTION_TYPES)}"
+                f"unknown action type {type!r}; types are: {', '.join(ACTION_TYPES)}"
             )
-        if self.type in ("discard", "turn") and not self.cards:
-            raise InvalidNotationError(f"a {self.type} action needs the cards to discard")
-        if self.type in _CARD_ACTIONS and self.card is None:
-            raise InvalidNotationError(f"a {self.type} action needs a card")
+        if not isinstance(cards, tuple) or not _all_cards(cards):
+            cards = tuple(parse_cards(cards))
+        if card is not None and not isinstance(card, Card):
+            if isinstance(card, (str, int)):
+                card = parse_cards([card])[0]
+            else:
+                raise InvalidNotationError(f"{card!r} is not a card")
+        if not cards and (kind == "discard" or kind == "turn"):
+            raise InvalidNotationError(f"a {kind} action needs the cards to discard")
+        if card is None and kind in _CARD_ACTIONS:
+            raise InvalidNotationError(f"a {kind} action needs a card")
+        self._type = kind
+        self._cards = cards
+        self._card = card
+
+    @property
+    def type(self) -> ActionType:
+        """The action type."""
+        return self._type
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """The cards discarded (``discard``, ``turn``), in the order laid; else empty."""
+        return self._cards
+
+    @property
+    def card(self) -> Card | None:
+        """The card taken, swapped or slapped (``turn``: taken, or ``None`` for the stock)."""
+        return self._card
+
+    def __eq__(self, other: object) -> bool:
+        """Equal when the type and both card fields are."""
+        if not isinstance(other, Action):
+            return NotImplemented
+        return self._type == other._type and self._cards == other._cards and self._card == other._card
+
+    def __hash__(self) -> int:
+        """The hash of the three fields."""
+        return hash((self._type, self._cards, self._card))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle (process pools) as the constructor's arguments."""
+        return (Action, (self._type, self._cards, self._card))
 
     # ----- constructors -----
 
@@ -202,9 +264,9 @@ class Action:
         if not isinstance(data, dict):
             raise InvalidNotationError(f"an action must be a JSON object, got {data!r}")
         kind = data.get("type")
-        if kind not in _FIELDS:
+        if not isinstance(kind, str) or kind not in _FIELDS:  # a list or a dict cannot be looked up
             raise InvalidNotationError(
-                f"action field 'type' must be one of {', '.join(ACTION_TYPES)}, got {kind!r}"
+                f"action field 'type' must be one of {', '.join(ACTION_TYPES)}, got {repr(kind)[:60]}"
             )
         allowed = _FIELDS[kind]
         for key in data:

@@ -10,17 +10,40 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Final
 
 from .actions import Action
-from .cards import KIND, NAMES, CardAllocator, cards_of_mask, deck, shuffle
+from .cards import NAMES, CardAllocator, deck, shuffle
 from .errors import IllegalActionError, RulesError
 from .events import Deal, GameEnd, Timeout
+from .jsonio import MAX_DIGITS
 from .rules import Rules, brief_repr
 from .scoring import RoundResult, clockwise_from
 from .state import RoundState, Shuffler
 
-__all__ = ["RECORD_FORMAT", "RECORD_VERSION", "Game", "Observer"]
+MAX_NAME_CHARS: Final = 100
+"""The longest player name a game (and its record) takes, in characters."""
+
+MAX_SEED: Final = 10**MAX_DIGITS
+"""Seeds are below this in size: a record's numbers have at most :data:`~yaniv.jsonio.MAX_DIGITS` digits."""
+
+__all__ = [
+    "MAX_NAME_CHARS",
+    "MAX_SEED",
+    "RECORD_FORMAT",
+    "RECORD_VERSION",
+    "Game",
+    "Observer",
+    "is_player_name",
+]
+
+
+def is_player_name(name: object) -> bool:
+    """Whether *name* is a name a game and its record take for a player.
+
+    Printable text, not blank, at most :data:`MAX_NAME_CHARS` characters.
+    """
+    return isinstance(name, str) and bool(name.strip()) and name.isprintable() and len(name) <= MAX_NAME_CHARS
 
 RECORD_FORMAT = "yaniv-record"
 """The ``format`` field of every record header."""
@@ -44,16 +67,21 @@ class Game:
 
     def __init__(
         self,
-        rules: Rules | str | dict[str, Any],
-        players: int,
-        seed: int | None = None,
-        dealer: int = 0,
-        names: Sequence[str] | None = None,
+        rules: Rules | str | dict[str, Any] | Any,
+        players: int | Any,
+        seed: int | Any | None = None,
+        dealer: int | Any = 0,
+        names: Sequence[str] | Any | None = None,
         *,
         _deals: Callable[[int], dict[str, Any]] | None = None,
         _shufflers: Callable[[int], Shuffler] | None = None,
     ) -> None:
-        """Start a game and deal its first round."""
+        """Start a game and deal its first round.
+
+        Any value of the first five arguments is checked here, a wrong one refused with
+        a :class:`RulesError` naming it (``| Any``: a compiled build would otherwise
+        refuse a wrong type with a bare ``TypeError``, or take ``True`` for seat 1).
+        """
         self.rules = Rules.from_spec(rules)
         problem = self.rules.players_problem(players)
         if problem:
@@ -64,22 +92,30 @@ class Game:
             isinstance(names, str)
             or not isinstance(names, (list, tuple))
             or len(names) != players
-            or not all(isinstance(x, str) and x.strip() for x in names)
+            or not all(is_player_name(x) for x in names)
         ):
-            raise RulesError(f"names must list {players} non-empty names (text), got {brief_repr(names)}")
+            raise RulesError(
+                f"names must list {players} non-empty printable names of at most {MAX_NAME_CHARS} "
+                f"characters, got {brief_repr(names)}"
+            )
         # a seed is a whole number (or none: the clock's entropy); random.Random would take
         # text and bytes too, but a record's header must say it as JSON, and a float's
         # hash or a list's TypeError from deep inside is no seed anybody means
-        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-            raise RulesError(f"seed must be a whole number or None, got {brief_repr(seed)}")
-        self.n = players
-        self.seed = seed
+        if seed is not None and (
+            not isinstance(seed, int) or isinstance(seed, bool) or not -MAX_SEED < seed < MAX_SEED
+        ):
+            # bounded as every number a record holds (formats.md §6.2): the record stays readable
+            raise RulesError(
+                f"seed must be a whole number of at most {MAX_DIGITS} digits or None, got {brief_repr(seed)}"
+            )
+        self.n: int = players
+        self.seed: int | None = seed
         self.rng = random.Random(seed)
         self.decks = self.rules.decks_for(players)
-        self.names = list(names) if names is not None else None
+        self.names: list[str] | None = list(names) if names is not None else None
         self._totals = [0] * players
         self.out: list[int] = []
-        self.dealer = dealer
+        self.dealer: int = dealer
         self.round_no = 0
         self._over = False
         self._winners: tuple[int, ...] = ()
@@ -200,7 +236,7 @@ class Game:
         pos = 0
         for _ in range(self.rules.hand_size):
             for p in order:
-                hands[p] |= 1 << cards[pos]
+                hands[p] = hands[p] | (1 << cards[pos])  # not |=: native ints when compiled
                 pos += 1
         rest = cards[pos:]
         pile: list[tuple[int, ...]] = []
@@ -225,8 +261,12 @@ class Game:
 
     # ----- play -----
 
-    def apply(self, seat: int, action: Action | dict[str, Any] | str) -> RoundResult | None:
-        """Apply a checked action to the current round; returns the result if it ended."""
+    def apply(self, seat: int | Any, action: Action | dict[str, Any] | str | Any) -> RoundResult | None:
+        """Apply a checked action to the current round; returns the result if it ended.
+
+        Any value of either argument is checked by :meth:`RoundState.apply` (``| Any``:
+        not refused first with a bare ``TypeError`` by a compiled build).
+        """
         if self._settled < self.round_no and self.round.result is not None:
             self._end_round(self.round.result)  # a round ended outside apply()
         if self._over:
@@ -319,8 +359,35 @@ class Game:
 
 
 def _ids(mask: int) -> list[int]:
-    """Cards of a hand in canonical order (by kind)."""
-    return sorted(cards_of_mask(mask), key=lambda c: (KIND[c], c))
+    """Cards of a hand in canonical order (by kind, the two decks' copies side by side).
+
+    The order of ``sorted(ids, key=lambda c: (KIND[c], c))``, walked off the bits instead
+    (every deal lists every hand): natural kinds in order, each deck 0's copy before
+    deck 1's, then the jokers 52, 53, 106, 107.
+    """
+    out: list[int] = []
+    lo = mask & _M54
+    hi = mask >> 54
+    nat = (lo | hi) & _NAT
+    while nat:
+        low = nat & -nat
+        k = low.bit_length() - 1
+        if lo & low:
+            out.append(k)
+        if hi & low:
+            out.append(k + 54)
+        nat ^= low
+    jokers = (lo >> 52) | (hi >> 52) << 2  # bits 0..3: ids 52, 53, 106, 107
+    if jokers:
+        for i in range(4):
+            if jokers >> i & 1:
+                out.append(_JOKER_IDS[i])
+    return out
+
+
+_M54: Final = (1 << 54) - 1
+_NAT: Final = (1 << 52) - 1
+_JOKER_IDS: Final = (52, 53, 106, 107)
 
 
 def _deal_from_event(

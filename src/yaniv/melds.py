@@ -46,6 +46,11 @@ _JOKER_IDS: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(p for i, p in enumerate((52, 53, 106, 107)) if j >> i & 1) for j in range(16)
 )
 _POP13: Final[tuple[int, ...]] = tuple(i.bit_count() for i in range(1 << 13))
+# pickup modes (S8) as small ints, compared every turn
+TAKE_ENDS: Final = 0
+TAKE_TOP: Final = 1
+TAKE_ANY_OF_SET: Final = 2
+_TAKES: Final = {"first_or_last": TAKE_ENDS, "top_only": TAKE_TOP, "ends_or_any_of_set": TAKE_ANY_OF_SET}
 
 
 class MeldTable:
@@ -61,6 +66,8 @@ class MeldTable:
         "min_set",
         "pickup",
         "qka",
+        "slaps",
+        "takes",
     )
 
     def __init__(self, rules: Rules) -> None:
@@ -71,6 +78,10 @@ class MeldTable:
         self.jqk = rules.allow_jqk_run
         self.qka = rules.allow_qka_run
         self.pickup = rules.pickup_mode
+        # Knobs read every turn, as plain values of this (compiled) class: the rules
+        # object is interpreted, each attribute read through it a dictionary look-up.
+        self.slaps = rules.quick_discard != "off"  # a draw opens a slap window (S20)
+        self.takes = _TAKES[rules.pickup_mode]  # TAKE_ENDS, TAKE_TOP or TAKE_ANY_OF_SET
         self._run_cache: dict[int, tuple[tuple[int, ...], ...]] = {}
         # Both caches are keyed by small ints (below 2**32) computed from the hand's two
         # 54-bit deck words, never by the 108-bit hand itself: a compiled build keeps

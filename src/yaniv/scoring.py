@@ -10,13 +10,25 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from .rules import Rules
 
 __all__ = ["RoundResult", "clockwise_from", "round_scores", "settle"]
 
+_T = TypeVar("_T")
 
+
+def _python_class(cls: type[_T]) -> type[_T]:
+    """Leave a class to the interpreter in a compiled build (mypyc: a decorated class).
+
+    A result is read through its ``__dict__`` (a copy with some fields changed:
+    ``RoundResult(**{**result.__dict__, ...})``), which a compiled class has not.
+    """
+    return cls
+
+
+@_python_class
 @dataclass(frozen=True)
 class RoundResult:
     """How a round ended and what follows from it. Per-seat tuples are indexed by seat."""
@@ -173,7 +185,11 @@ def settle(
     if kind != "false_yaniv":
         for p in active:
             shown[p] = values[p]
-    return RoundResult(
+    # The value RoundResult(kind=..., ...) builds, its fields set in field order without
+    # the frozen dataclass's generated __init__ (interpreted code, a tenth of a round's
+    # cost in a compiled build).
+    result: RoundResult = object.__new__(RoundResult)
+    result.__dict__.update(
         kind=kind,
         caller=caller,
         values=tuple(shown),
@@ -188,6 +204,7 @@ def settle(
         winners=tuple(winners),
         tiebreak=tuple(sorted(tied)),
     )
+    return result
 
 
 def _next_starter(

@@ -49,7 +49,7 @@ from .events import (
     Take,
     YanivCall,
 )
-from .melds import MeldTable, classify, is_set_group, joker_targets, run_start
+from .melds import TAKE_ANY_OF_SET, TAKE_TOP, MeldTable, classify, is_set_group, joker_targets, run_start
 from .rules import Rules
 from .scoring import RoundResult, settle
 
@@ -79,18 +79,26 @@ ROUND_OVER: Final = 3
 
 _T = TypeVar("_T")
 _MELD_TABLES: dict[Rules, MeldTable] = {}
+_LAST_TABLE: list[tuple[Rules, MeldTable]] = []  # the rules last asked for and their table
 # The events logged every turn (discard, draw, take) are built with dict's own C
 # constructor: the same value as Discard(seat, cards), a tenth of the per-move overhead
 # of a logged game (tests/test_events.py checks they equal the constructors' events).
-_new_event = dict.__new__
-_fill_event = dict.__init__
+_new_event: Final = dict.__new__
+_fill_event: Final = dict.__init__
 
 
 def meld_table(rules: Rules) -> MeldTable:
     """The shared discard generator of a rule set."""
+    # Every round asks with the game's one rules object: found by identity first, so a
+    # new round does not hash the ~40 knobs of a frozen dataclass.
+    if _LAST_TABLE:
+        last_rules, last_table = _LAST_TABLE[0]  # one read: another thread may replace it
+        if last_rules is rules:
+            return last_table
     table = _MELD_TABLES.get(rules)
     if table is None:
         table = _MELD_TABLES[rules] = MeldTable(rules)
+    _LAST_TABLE[:] = [(rules, table)]
     return table
 
 
@@ -99,6 +107,27 @@ class Shuffler(Protocol):
 
     def shuffle(self, x: list[Any], /) -> None:
         """Shuffle *x* in place."""
+
+
+_M54: Final = (1 << 54) - 1  # one deck's 54 bits
+# the physical copies of every kind (0..52), deck 0's first; a joker's are all four
+_COPIES: Final[tuple[tuple[int, ...], ...]] = (*((k, k + 54) for k in range(JOKER)), (52, 53, 106, 107))
+
+
+def _has(lo: int, hi: int, p: int) -> bool:
+    """Whether the mask given as its two deck words (``lo``, ``hi``) holds physical id *p*."""
+    return bool((lo >> p if p < 54 else hi >> (p - 54)) & 1)
+
+
+def _mask_value(mask: int, values: tuple[int, ...]) -> int:
+    """The sum of *values* over the physical ids in *mask*, bit by bit on its deck words."""
+    total = 0
+    for base, word in ((0, mask & _M54), (54, mask >> 54)):
+        while word:
+            low = word & -word
+            total += values[base + low.bit_length() - 1]
+            word ^= low
+    return total
 
 
 def _by_kind(p: int) -> tuple[int, int]:
@@ -204,7 +233,7 @@ class RoundState:
         self._meld = meld_table(rules)
         self.hands = list(hands)
         values = self._values
-        self.hv = [sum(values[c] for c in cards_of_mask(h)) for h in hands]
+        self.hv = [_mask_value(h, values) for h in hands]
         self.seen = [0] * n
         # per seat, the group he last discarded this round (public history; an optional
         # position field, forgotten when a reshuffle takes the group into the stock)
@@ -321,12 +350,13 @@ class RoundState:
         group = self.previous_group()
         if group is None:
             return []
-        pick = self._meld.pickup
+        meld = self._meld
         if len(group) == 1:
             return [group[0]]
-        if pick == "top_only":
+        takes = meld.takes
+        if takes == TAKE_TOP:
             return [group[-1]]
-        if pick == "ends_or_any_of_set" and is_set_group(group, self.rules.jokers_in_sets):
+        if takes == TAKE_ANY_OF_SET and is_set_group(group, meld.jokers_in_sets):
             out: list[int] = []
             kinds: set[int] = set()
             for c in group:
@@ -407,15 +437,25 @@ class RoundState:
         if self.phase == AFTER_DISCARD:
             if self.stock:
                 out.append(Action.draw())
-            out.extend(Action("take", card=c) for c in self.takeable())
-            out.extend(Action("swap", card=c) for c in self.swappable())
+            for p in self.takeable_cards():
+                out.append(Action("take", card=CARDS[p]))
+            for c in self.swappable():
+                out.append(Action("swap", card=c))
             if self._asef_allowed():
                 out.append(Action.asef())
             return out
         if self.can_yaniv():
             out.append(Action.yaniv())
-        out.extend(Action("discard", tuple(CARDS[c] for c in d)) for d in self.discards())
-        out.extend(Action("swap", card=c) for c in self.swappable())
+        # plain loops, no generators: this runs for every decision through the checked API
+        cards = CARDS
+        for d in self.discards():
+            if len(d) == 1:
+                laid: tuple[Card, ...] = (cards[d[0]],)
+            else:
+                laid = tuple([cards[p] for p in d])
+            out.append(Action("discard", laid))
+        for c in self.swappable():
+            out.append(Action("swap", card=c))
         return out
 
     def _asef_allowed(self) -> bool:
@@ -428,6 +468,8 @@ class RoundState:
         )
 
     # ------------------------------------------------------------------ fast path
+    # Per-seat lists are updated as ``x[i] = x[i] op y``, not ``x[i] op= y``: a compiled
+    # build does the augmented form on boxed objects, the plain one on native ints.
 
     def random_playout(self, rng: random.Random, max_turns: int = 10_000) -> int:
         """Play on with uniformly random moves (unchecked) until the round ends; the turns played.
@@ -440,16 +482,25 @@ class RoundState:
         """
         rand = rng.random
         turns = 0
+        # each random number typed float and each count made one, so that a compiled
+        # build multiplies native floats (the same product as float times int)
+        x: float
         while self.phase != ROUND_OVER and turns < max_turns:
             if self.phase != AFTER_DISCARD:
                 if self.hv[self.current] <= self._thr:
                     self.fast_yaniv()
                     return turns + 1
                 discards = self._meld.discards(self.hands[self.current])
-                self.fast_discard(discards[int(rand() * len(discards))])
+                x = rand()
+                self.fast_discard(discards[int(x * float(len(discards)))])
             takeable = self.takeable_cards()
-            if takeable and (rand() < 0.5 or not self.stock):
-                self.fast_take(takeable[int(rand() * len(takeable))])
+            take = False
+            if takeable:  # a number drawn only when a card may be taken, as ever
+                x = rand()
+                take = x < 0.5 or not self.stock
+            if take:
+                x = rand()
+                self.fast_take(takeable[int(x * float(len(takeable)))])
             else:
                 self.fast_draw()
             turns += 1
@@ -458,16 +509,21 @@ class RoundState:
     def fast_discard(self, cards: tuple[int, ...]) -> None:
         """Discard physical *cards* (unchecked). Closes a slap window."""
         seat = self.current
-        mask = 0
+        lo = 0  # the cards as two deck words: native ints when compiled, even with two decks
+        hi = 0
         value = 0
         values = self._values
         for c in cards:
-            mask |= 1 << c
+            if c < 54:
+                lo |= 1 << c
+            else:
+                hi |= 1 << (c - 54)
             value += values[c]
-        self.hands[seat] ^= mask
-        self.hv[seat] -= value
+        mask = lo | hi << 54 if hi else lo
+        self.hands[seat] = self.hands[seat] ^ mask
+        self.hv[seat] = self.hv[seat] - value
         if self.seen[seat] & mask:
-            self.seen[seat] &= ~mask
+            self.seen[seat] = self.seen[seat] & ~mask
         self.pile.append(cards)
         self.last_discard[seat] = cards
         self.phase = AFTER_DISCARD
@@ -481,8 +537,8 @@ class RoundState:
         """Take the top of the stock (unchecked); reshuffles if it empties (S9)."""
         seat = self.current
         card = self.stock.pop()
-        self.hands[seat] |= 1 << card
-        self.hv[seat] += self._values[card]
+        self.hands[seat] = self.hands[seat] | (1 << card)
+        self.hv[seat] = self.hv[seat] + self._values[card]
         if self.log is not None:
             event = _new_event(Draw)
             _fill_event(event, type="draw", seat=seat, card=_name(card))
@@ -491,7 +547,7 @@ class RoundState:
             self._reshuffle()
         self.turns += 1
         self.current = self.nxt[seat]
-        if self.rules.quick_discard != "off":
+        if self._meld.slaps:
             self.phase = AFTER_DRAW
             self.drawn = card
             self.slapper = seat
@@ -515,9 +571,9 @@ class RoundState:
             pile[-2] = rest
         else:
             del pile[-2]
-        self.hands[seat] |= 1 << card
-        self.hv[seat] += self._values[card]
-        self.seen[seat] |= 1 << card
+        self.hands[seat] = self.hands[seat] | (1 << card)
+        self.hv[seat] = self.hv[seat] + self._values[card]
+        self.seen[seat] = self.seen[seat] | (1 << card)
         if self.log is not None:
             event = _new_event(Take)
             _fill_event(event, type="take", seat=seat, card=_name(card))
@@ -534,8 +590,8 @@ class RoundState:
         pos = next(i for i, kind in joker_targets(group, self.rules) if kind == KIND[card])
         joker = group[pos]
         self.pile[index] = (*group[:pos], card, *group[pos + 1 :])
-        self.hands[seat] ^= (1 << card) | (1 << joker)
-        self.hv[seat] -= self._values[card]
+        self.hands[seat] = self.hands[seat] ^ ((1 << card) | (1 << joker))
+        self.hv[seat] = self.hv[seat] - self._values[card]
         self.seen[seat] = (self.seen[seat] & ~(1 << card)) | (1 << joker)
         if self.log is not None:
             self.log.append(Swap(seat, _name(card), pos))
@@ -552,8 +608,8 @@ class RoundState:
         extended = self._slap_group(card)
         assert extended is not None
         self.pile[-1] = extended
-        self.hands[seat] ^= 1 << card
-        self.hv[seat] -= self._values[card]
+        self.hands[seat] = self.hands[seat] ^ (1 << card)
+        self.hv[seat] = self.hv[seat] - self._values[card]
         self.phase = TURN_START
         self.slapper = None
         self.drawn = None
@@ -571,8 +627,8 @@ class RoundState:
         """The current player calls Asef (unchecked): blind card and showdown (S21)."""
         seat = self.current
         card = self.stock.pop()
-        self.hands[seat] |= 1 << card
-        self.hv[seat] += self._values[card]
+        self.hands[seat] = self.hands[seat] | (1 << card)
+        self.hv[seat] = self.hv[seat] + self._values[card]
         if self.log is not None:
             self.log.append(Asef(seat, _name(card)))
         return self._finish(seat, "asef", list(self.hv))
@@ -745,15 +801,29 @@ class RoundState:
         """
         hand = self.hands[seat]
         seen = self.seen[seat]
-        out = []
+        # Both masks as two 54-bit words (deck 0's cards, deck 1's): two-deck masks have
+        # 108 bits, and bit tests on words that fit a machine int run natively compiled.
+        lo = hand & _M54
+        hi = hand >> 54
+        seen_lo = seen & _M54
+        seen_hi = seen >> 54
+        out: list[int] = []
         for card in cards:
             kind = KIND[card]
-            choices: tuple[int, ...] = (52, 53, 106, 107) if kind == JOKER else (kind, kind + 54)
+            choices = _COPIES[kind]
             if seen:
-                choices = tuple(sorted(choices, key=lambda p: seen >> p & 1))
+                # the copies not seen taken first, each part in id order (a stable sort by
+                # the seen bit, without a key function per card)
+                unseen = [p for p in choices if not _has(seen_lo, seen_hi, p)]
+                choices = tuple(unseen + [p for p in choices if _has(seen_lo, seen_hi, p)])
             for p in choices:
-                if hand >> p & 1:
-                    hand ^= 1 << p
+                if p < 54:
+                    if lo >> p & 1:
+                        lo ^= 1 << p
+                        out.append(p)
+                        break
+                elif hi >> (p - 54) & 1:
+                    hi ^= 1 << (p - 54)
                     out.append(p)
                     break
             else:
@@ -795,8 +865,13 @@ class RoundState:
             self._undo.pop()  # the discard stays
             self._apply_unchecked(take, seat)
             return self.result
-        self._check(seat, act)
-        self._apply_unchecked(act, seat)
+        found = self._check(seat, act)
+        if found is not None and act.type == "discard":
+            self.fast_discard(found)
+        elif found is not None and act.type == "take":
+            self.fast_take(found[0])
+        else:
+            self._apply_unchecked(act, seat)
         return self.result
 
     def _check_seat(self, seat: object) -> int:
@@ -811,15 +886,20 @@ class RoundState:
     def _who(self, seat: int) -> str:
         return self.names[seat] if self.names else f"P{seat}"
 
-    def _check(self, seat: int, act: Action) -> None:
+    def _check(self, seat: int, act: Action) -> tuple[int, ...] | None:
+        """Raise IllegalActionError unless *seat* may do *act* now.
+
+        Returns the physical cards the check found for a discard (the cards laid) or a
+        take (the card taken), so that applying it need not look for them again.
+        """
         kind = act.type
         rules = self.rules
         if kind == "slap":
             self._check_slap(seat, act)
-            return
+            return None
         if seat != self.current:
             if kind == "yaniv" and rules.false_yaniv_penalty is not None:
-                return  # accepted, and penalised (S18)
+                return None  # accepted, and penalised (S18)
             raise IllegalActionError(f"it is not your turn: {self._who(self.current)} is to play")
         at_start = self.phase in (TURN_START, AFTER_DRAW)
         if kind == "yaniv":
@@ -837,6 +917,7 @@ class RoundState:
             cards = self._physical(seat, act.cards)
             if classify(cards, rules) is None:
                 raise IllegalActionError(explain_bad_discard(cards, rules))
+            return cards
         elif kind in ("draw", "take", "asef"):
             if self.phase != AFTER_DISCARD:
                 raise IllegalActionError("discard first, then take a card")
@@ -845,7 +926,7 @@ class RoundState:
             if kind == "take":
                 if self.previous_group() is None:
                     raise IllegalActionError("there is no previous discard to take from: draw")
-                self._takeable_physical(act.card)
+                return (self._takeable_physical(act.card),)
             if kind == "asef" and not self._asef_allowed():
                 if not rules.asef:
                     raise IllegalActionError("Asef is not played under these rules")
@@ -863,6 +944,7 @@ class RoundState:
                 raise IllegalActionError(
                     f"no joker in the previous discard stands for {act.card} that you hold"
                 )
+        return None
 
     def _check_slap(self, seat: int, act: Action) -> None:
         if self.rules.quick_discard == "off":
