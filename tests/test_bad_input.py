@@ -1128,3 +1128,41 @@ def test_check_of_no_file_is_a_usage_error_not_a_failed_check(
     err = capsys.readouterr().err
     assert e.value.code == 2
     assert err.startswith("yaniv check: error:") and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("kind", [[], {}, ["take"], {"a": 1}, 3, None, True])
+def test_an_action_type_that_is_not_a_word_is_an_invalid_notation(kind: object) -> None:
+    """A JSON action whose ``type`` is a list or a dict: the library's error, not a TypeError."""
+    from yaniv.actions import Action
+    from yaniv.errors import InvalidNotationError
+
+    with pytest.raises(InvalidNotationError, match="'type'"):
+        Action.from_json({"type": kind})
+
+
+@pytest.mark.parametrize(
+    ("names", "seed"),
+    [
+        (["\x1b[2J", "b"], 1),
+        (["a\nb", "b"], 1),
+        (["x" * 101, "b"], 1),
+        (None, 10**40),
+        (None, -(10**30)),
+    ],
+)
+def test_a_game_never_writes_a_record_it_could_not_read_back(names: object, seed: int) -> None:
+    """Names with control characters or too long, a seed of more than 30 digits: refused
+    when the game is made (the record's reader refuses them too)."""
+    from yaniv.errors import RulesError
+    from yaniv.game import Game
+
+    with pytest.raises(RulesError, match=r"names|seed"):
+        Game("standard", players=2, seed=seed, names=names)
+
+
+def test_the_longest_name_a_game_takes_round_trips_through_its_record() -> None:
+    from yaniv.game import MAX_NAME_CHARS, MAX_SEED, Game
+    from yaniv.record import check
+
+    game = Game("standard", players=2, seed=MAX_SEED - 1, names=["x" * MAX_NAME_CHARS, "Ben"])
+    assert check(json.dumps(e) for e in game.events).names == ["x" * MAX_NAME_CHARS, "Ben"]

@@ -20,7 +20,7 @@ from .actions import Action
 from .cards import DECK_SIZE, KIND, CardAllocator, parse_card
 from .errors import RecordError, YanivError
 from .events import EventError, Timeout, event_from_json
-from .game import RECORD_FORMAT, RECORD_VERSION, Game
+from .game import MAX_NAME_CHARS, RECORD_FORMAT, RECORD_VERSION, Game, is_player_name
 from .jsonio import JSONInputError, loads
 from .rules import MAX_PLAYERS, Rules, brief_repr
 
@@ -249,10 +249,11 @@ def check_header(header: dict[str, Any]) -> Rules:
     if names is not None and (
         not isinstance(names, list)
         or len(names) != players
-        or not all(isinstance(x, str) and x.strip() and x.isprintable() for x in names)
+        or not all(is_player_name(x) for x in names)
     ):
         raise bad(
-            "names", f"must be null or list {players} non-empty printable names, got {brief_repr(names)}"
+            "names", f"must be null or list {players} printable names of 1 to {MAX_NAME_CHARS} characters, "
+            f"got {brief_repr(names)}"
         )
     seed = header.get("seed")
     if seed is not None and not _whole(seed):

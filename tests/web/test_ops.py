@@ -313,7 +313,7 @@ def test_serve_prints_the_database_without_its_password(monkeypatch: pytest.Monk
 
     got: dict[str, Any] = {}
     monkeypatch.setattr(yaniv.web, "migrate_database", lambda db: got.setdefault("migrated", db))
-    monkeypatch.setattr(yaniv.web, "serve", lambda *a, **kw: got.update(served=a))
+    monkeypatch.setattr(yaniv.web, "serve", lambda *a, **kw: got.update(served=a) or 0)
     pytest.importorskip("psycopg")
     url = "postgresql+psycopg://yaniv:s3cret@db.example:5432/yaniv"
     out = io.StringIO()
@@ -367,7 +367,7 @@ def test_serve_makes_the_default_database_on_its_first_start(
     import yaniv.web
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "fresh"))
-    monkeypatch.setattr(yaniv.web, "serve", lambda *a, **kw: None)
+    monkeypatch.setattr(yaniv.web, "serve", lambda *a, **kw: 0)
     assert main(["serve", "--port", _free_port()], io.StringIO()) == 0
     with sqlite3.connect(tmp_path / "fresh" / "yaniv" / "yaniv.db") as conn:
         assert conn.execute("SELECT count(*) FROM schema_version").fetchone() == (1,)

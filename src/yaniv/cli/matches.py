@@ -164,6 +164,13 @@ def _simulate(
             raise UsageError(f"--record: {e}") from None
         except RuntimeError as e:  # a bot failed (an external program); the table says which
             raise UsageError(f"--bots: {e}") from None
+        except KeyboardInterrupt:
+            # between making the record file and hearing the game (a Ctrl-C can land there)
+            # it is still empty: an empty file is no record, so none is left behind
+            if records is not None and records[i].exists() and records[i].stat().st_size == 0:
+                game.close()
+                records[i].unlink()
+            raise
         finally:
             game.close()
         totals["games"] += 1
