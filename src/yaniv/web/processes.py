@@ -185,6 +185,9 @@ class Processes:
             known = self.remote.get((sender, conn))
             if known is not None:
                 known.deliver(body)
+            else:  # a connection this process no longer knows: the relay closes it, it reconnects
+                moved = {"op": "end", "c": conn, "t": head.get("t"), "code": 1012, "reason": "moved"}
+                self.cluster.send(sender, moved)
         elif op == "close":
             gone = self.remote.pop((sender, conn), None)
             if gone is not None:
@@ -312,7 +315,7 @@ class Processes:
         for key, client in list(self.remote.items()):
             if client.relay not in alive:
                 self.remote.pop(key, None)
-                client.stop()
+                client.end(1012, "moved")  # if the relay was only slow to say it lives, it reconnects
 
     async def _adopt(self) -> None:
         known = self.hub.tables.keys() | self.routes.keys()

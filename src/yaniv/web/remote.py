@@ -174,7 +174,8 @@ class Route:
             entry.hello = raw  # kept to say again when the table moves (a refused one is replaced)
         if not self.cluster.up:
             raise ProtocolError("unavailable", "the table's server cannot be reached now; reconnect soon")
-        self.cluster.send(self.owner, {"op": "msg", "c": conn}, json.dumps(raw, separators=(",", ":")))
+        head = {"op": "msg", "c": conn, "t": self.id}
+        self.cluster.send(self.owner, head, json.dumps(raw, separators=(",", ":")))
 
     def detach(self, client: Connection) -> None:
         """A websocket of this process has gone."""
