@@ -73,6 +73,7 @@ class Seat(Player):
         super()._note(m)
         if m["type"] == "welcome":
             self.acted_at = -1
+            self.readied_round = -1  # a table rebuilt elsewhere has forgotten who was ready: say it again
         if m["type"] == "update":
             self.updates.append((m["version"], m["events"]))
 
