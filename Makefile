@@ -32,6 +32,7 @@ test: $(VENV)/.installed
 ## --force: the per-module shims never change, so an incremental build would copy old ones
 ## (with their old times) beside newer sources
 compiled: $(VENV)/.installed
+	find src -name '*.so' -delete  # a module no longer compiled must not leave its old build behind
 	YANIV_COMPILE=1 $(BIN)/python setup.py --quiet build_ext --inplace --force
 	$(BIN)/python -c "import yaniv, sys; print(yaniv.build_name()); sys.exit(not yaniv.COMPILED)"
 

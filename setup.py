@@ -15,7 +15,8 @@ import sys
 from setuptools import setup
 
 # Compiled: the engine's hot path (cards, discards, actions, the round state, scoring,
-# the game, positions, records) and the bots' hand model and simple bots. A compiled
+# the game, positions, records) and the bots' hand model, simple bots and the expert's
+# determinizations and playouts (bots/playout) and the win model's share (bots/share). A compiled
 # module may still leave one class to the interpreter (a decorated class: Card, which
 # subclasses int; RoundResult, read through its __dict__; SeatView). Left to the
 # interpreter, each for a reason a compiled build would change what it does:
@@ -27,6 +28,7 @@ from setuptools import setup
 #   compiled code would raise a bare TypeError first;
 # * bots/heuristic and bots/search: their bots are subclassed by interpreted code, which a
 #   compiled class allows only when marked so (mypyc_attr(allow_interpreted_subclasses));
+#   the expert's hot path is not in them but in bots/playout, which is compiled;
 # * the table driver and the front ends wait on people, sockets and files, not the engine.
 COMPILED_MODULES = (
     "cards",
@@ -41,6 +43,8 @@ COMPILED_MODULES = (
     "intent",
     "bots/model",
     "bots/simple",
+    "bots/playout",
+    "bots/share",
 )
 
 

@@ -11,16 +11,15 @@ from yaniv.bots import make_bot
 from yaniv.bots.base import bot_rngs
 from yaniv.bots.heuristic import HeuristicBot
 from yaniv.bots.model import HandModel, default_model, default_win_model
-from yaniv.bots.search import (
-    INDIFFERENCE,
+from yaniv.bots.playout import (
     VALUE_SCALE,
-    _best_discard,
-    _triage,
-    _utility,
-    _weighted_order,
+    best_discard,
     determinize,
     playout,
+    utility,
+    weighted_deal,
 )
+from yaniv.bots.search import INDIFFERENCE, _triage
 from yaniv.state import RoundState, SeatView
 
 
@@ -105,7 +104,7 @@ def test_a_low_single_discard_makes_the_previous_players_kept_cards_low() -> Non
     assert informed < uninformed * 0.8
 
 
-def test_weighted_order_follows_the_weights() -> None:
+def test_weighted_deal_follows_the_weights() -> None:
     card_values = [1] * 54 + [1] * 54
     card_values[0] = 10
     pool = list(range(20))
@@ -113,15 +112,33 @@ def test_weighted_order_follows_the_weights() -> None:
     dist[1] = dist[10] = (
         1.0  # a value's weight is shared by its cards: the one 10 weighs as much as nineteen 1s
     )
-    firsts = [_weighted_order(pool, dist, card_values, random.Random(k))[0] for k in range(2000)]
+    firsts = [weighted_deal(pool, dist, card_values, 1, random.Random(k))[0] for k in range(2000)]
     share = firsts.count(0) / len(firsts)
     assert 0.45 < share < 0.55  # first half the time
-    assert sorted(_weighted_order(pool, dist, card_values, random.Random(1))) == pool
+    assert sorted(weighted_deal(pool, dist, card_values, 20, random.Random(1))) == pool
+    assert len(weighted_deal(pool, dist, card_values, 99, random.Random(1))) == 20
+    # the second card: after the 10 (weight 1) the 1s share what is left evenly; after a 1,
+    # the 10 weighs as much as the eighteen 1s left together plus one (19/18 : 1)
+    seconds = [weighted_deal(pool, dist, card_values, 2, random.Random(k)) for k in range(4000)]
+    after_a_one = [d[1] for d in seconds if d[0] != 0]
+    share = after_a_one.count(0) / len(after_a_one)
+    assert 0.46 < share < 0.56  # (1) / (1 + 18/19) = 0.514
+
+
+def test_weighted_deal_never_deals_a_ruled_out_value_before_the_others() -> None:
+    card_values = [1] * 54 + [1] * 54
+    card_values[3] = card_values[7] = 10
+    pool = list(range(12))
+    dist = [0.0] * 11
+    dist[1] = 1.0  # a 10 is ruled out: it comes after every 1
+    for k in range(200):
+        deal = weighted_deal(pool, dist, card_values, 12, random.Random(k))
+        assert sorted(deal[-2:]) == [3, 7]
 
 
 def test_the_playouts_best_discard_is_the_most_valuable_one() -> None:
     for state, _ in views_along_a_game("standard", 3, seed=5):
-        best, highest = _best_discard(state, state._values)
+        best, highest = best_discard(state, state._values)
         values = state._values
         assert sum(values[c] for c in best) == max(sum(values[c] for c in d) for d in state.discards())
         assert highest == max(values[c] for c in best)
@@ -162,9 +179,9 @@ def test_utility_is_the_chance_to_win_after_the_round() -> None:
     state = _called(2, [95, 80], [1 << 4, 1 << 9 | 1 << 10], [5, 20])
     assert state.result is not None and state.result.landed == (1,)
     win0 = strength[95] / (strength[95] + strength[50])
-    assert _utility(state, 0, strength) == pytest.approx(VALUE_SCALE * win0)
-    assert _utility(state, 1, strength) == pytest.approx(VALUE_SCALE * (1 - win0))
-    assert _utility(state, 1, strength) > _utility(state, 0, strength)  # the landing is worth it
+    assert utility(state, 0, strength) == pytest.approx(VALUE_SCALE * win0)
+    assert utility(state, 1, strength) == pytest.approx(VALUE_SCALE * (1 - win0))
+    assert utility(state, 1, strength) > utility(state, 0, strength)  # the landing is worth it
 
 
 def test_utility_of_a_knock_out_and_of_the_game_end() -> None:
@@ -172,13 +189,13 @@ def test_utility_of_a_knock_out_and_of_the_game_end() -> None:
     # heads-up: knocking the opponent out ends the game
     state = _called(2, [10, 190], [1 << 4, 1 << 9 | 1 << 10], [5, 20])
     assert state.result is not None and state.result.eliminated == (1,) and state.result.game_over
-    assert _utility(state, 0, strength) == VALUE_SCALE
-    assert _utility(state, 1, strength) == 0.0
+    assert utility(state, 0, strength) == VALUE_SCALE
+    assert utility(state, 1, strength) == 0.0
     # three players: the knocked-out seat is worth nothing, the others share the game
     state = _called(3, [10, 190, 60], [1 << 4, 1 << 9 | 1 << 10, 1 << 8 | 1 << 9], [5, 20, 19])
     assert state.result is not None and state.result.eliminated == (1,) and not state.result.game_over
-    assert _utility(state, 1, strength) == 0.0
-    shares = [_utility(state, p, strength) for p in (0, 2)]
+    assert utility(state, 1, strength) == 0.0
+    shares = [utility(state, p, strength) for p in (0, 2)]
     assert sum(shares) == pytest.approx(VALUE_SCALE)
     assert shares[0] > shares[1]  # 10 points against 79
 
@@ -189,7 +206,7 @@ def test_utility_of_a_round_ending_in_a_tie_break() -> None:
     hands = [1 << 104, 1 << 9 | 1 << 10, 1 << 17 | 1 << 18, 1 << 21 | 1 << 22]
     state = _called(4, [50, 195, 40, 60], hands, [0, 20, 10, 14], "standard(end_mode=first_over_limit)")
     assert state.result is not None and state.result.tiebreak == (0, 2)
-    assert [_utility(state, p, strength) for p in range(4)] == [VALUE_SCALE / 2, 0.0, VALUE_SCALE / 2, 0.0]
+    assert [utility(state, p, strength) for p in range(4)] == [VALUE_SCALE / 2, 0.0, VALUE_SCALE / 2, 0.0]
 
 
 def test_the_model_reads_a_discard_by_its_size_and_highest_card() -> None:
@@ -245,7 +262,7 @@ def test_the_expert_uses_its_rule_familys_models_and_the_heuristic_keeps_standar
 
 def test_took_from_pile_reads_a_seen_card_of_the_group_before() -> None:
     """The drawn card dealt like a stock card needs to know who drew: a taken card is seen."""
-    from yaniv.bots.search import _took_from_pile
+    from yaniv.bots.playout import _took_from_pile
 
     checked = {True: 0, False: 0}
     for state, view in views_along_a_game("standard", 2, seed=5, limit=60):

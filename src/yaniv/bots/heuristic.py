@@ -27,6 +27,7 @@ from ..rules import Rules
 from ..state import SeatView, meld_table
 from .base import Bot
 from .model import HandModel, default_model, stage_of
+from .playout import call_risk
 
 __all__ = ["HeuristicBot", "Knowledge", "Weights", "call_risk"]
 
@@ -53,26 +54,6 @@ class Weights:
     """Turns without a new low after which it accepts more Assaf risk a turn (no stalls)."""
     stall_risk: float = 0.1
     """Extra Assaf risk accepted per turn past ``stall_turns``."""
-
-
-def call_risk(
-    rules: Rules, totals: Sequence[int], active: Sequence[int], seat: int, value: int, risk: float
-) -> float:
-    """The Assaf risk *seat* accepts to call Yaniv with *value*: *risk*, score-aware.
-
-    ×0.4 when an Assaf would eliminate it, ×1.5 when even an Assaf lands on a halving
-    score, ×1.2 when a successful call may knock out an opponent close to the limit.
-    The heuristic uses it, and so do the expert's playouts.
-    """
-    total = totals[seat]
-    penalty = rules.assaf_penalty + (value if rules.assaf_penalty_adds_hand else 0)
-    if total + penalty > rules.score_limit:
-        risk *= 0.4  # an Assaf would eliminate it
-    elif total + penalty in rules.halving_scores:
-        risk *= 1.5  # even an Assaf lands on a halving score
-    if any(totals[p] + 10 > rules.score_limit for p in active if p != seat):
-        risk *= 1.2  # a successful call may knock out a near-dead opponent
-    return risk
 
 
 class Knowledge:

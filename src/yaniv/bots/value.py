@@ -23,6 +23,7 @@ import math
 from collections.abc import Sequence
 
 from ..rules import Rules
+from .share import win_share
 
 __all__ = ["BANDS", "WinModel", "band_of", "fit_strengths", "win_share"]
 
@@ -73,25 +74,6 @@ class WinModel:
         """P(win) for each seat of *active* (seats above the limit have none)."""
         table = self.table(rules.score_limit)
         return {p: win_share(table, totals, active, p) for p in active}
-
-
-def win_share(table: Sequence[float], totals: Sequence[int], active: Sequence[int], seat: int) -> float:
-    """P(*seat* wins) among *active* from the totals, *table* = :meth:`WinModel.table`.
-
-    A seat above the limit (the table's last index) has no strength; if nobody has
-    any, the active seats share evenly.
-    """
-    limit = len(table) - 1
-    mine = 0.0
-    everyone = 0.0
-    for p in active:
-        t = totals[p]
-        if t <= limit:
-            s = table[t] if t > 0 else table[0]
-            everyone += s
-            if p == seat:
-                mine = s
-    return mine / everyone if everyone > 0 else 1.0 / len(active)
 
 
 def fit_strengths(
