@@ -8,7 +8,7 @@ expert of commit ca9ed9c, issue 20): this script uses only API that existed then
     yaniv arena --bots 'expert,cmd:env PYTHONPATH=/tmp/frozen/src /work/main/.venv/bin/python \
         /work/main/bench/frozen_bot.py expert' --players 2 --games 200
 
-    python bench/frozen_bot.py SPEC [--seed N] [--untimed]
+    python bench/frozen_bot.py SPEC [--seed N] [--untimed] [--set NAME=VALUE ...] [--level C/D/S]
 
 It is a self-contained twin of ``yaniv.bots.program`` (which serves the current
 package's bots and uses newer API): the view's card names get physical ids (hand,
@@ -35,6 +35,11 @@ from yaniv.bots import make_bot
 from yaniv.cards import CARDS, KIND, parse_card
 from yaniv.rules import Rules
 from yaniv.state import SeatView
+
+try:
+    from yaniv.state import Phase as _PHASE
+except ImportError:  # commit ca9ed9c: the phase is a plain string
+    _PHASE = None  # type: ignore[assignment,misc]
 
 
 def _pick(kind: int, pools: Sequence[list[Any]]) -> Any:
@@ -100,7 +105,8 @@ def view_from_dict(data: dict[str, Any], rules: Rules) -> SeatView:
         rules=rules,
         players=players,
         names=data.get("names"),
-        phase=data["phase"],
+        # a compiled SeatView checks its phase's type: newer packages have a Phase enum
+        phase=_PHASE(data["phase"]) if _PHASE is not None else data["phase"],
         current=int(data["current"]),
         active=tuple(int(p) for p in data["active"]),
         hand=hand,
@@ -129,10 +135,41 @@ def main() -> int:
     parser.add_argument("spec", help="the bot, NAME or NAME:LEVEL")
     parser.add_argument("--seed", type=int, default=0, help="seed of the bot's random choices (default 0)")
     parser.add_argument("--untimed", action="store_true", help="lift the expert's time limit")
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="for experiments: set a constant of yaniv.bots.search (a Python literal) before the bot "
+        "is made, e.g. DRAWN_LIKE_STOCK=True",
+    )
+    parser.add_argument(
+        "--level",
+        metavar="C/D/S",
+        help="for experiments: the expert's candidates/determinizations/seconds (no commas)",
+    )
     args = parser.parse_args()
+    if args.set or args.level:
+        import ast
+
+        from yaniv.bots import search
+
+        for item in args.set:
+            name, _, value = item.partition("=")
+            if not hasattr(search, name):
+                parser.error(f"--set {item}: yaniv.bots.search has no {name}")
+            try:
+                setattr(search, name, ast.literal_eval(value))
+            except (ValueError, SyntaxError):
+                parser.error(f"--set {item}: {value!r} is not a Python literal")
 
     def make() -> Any:
         bot = make_bot(args.spec)
+        if args.level and hasattr(bot, "level"):
+            c, d, t = args.level.split("/")
+            bot.level = dataclasses.replace(
+                bot.level, candidates=int(c), determinizations=int(d), max_seconds=float(t)
+            )
         if args.untimed and hasattr(bot, "level"):
             bot.level = dataclasses.replace(bot.level, max_seconds=math.inf)
         return bot

@@ -55,7 +55,6 @@ def call_risk(
     return risk
 
 
-
 class _Knobs:
     """What a playout reads of its rule set, read once (Rules is an interpreted class).
 
@@ -91,6 +90,8 @@ def _knobs_of(rules: Rules) -> _Knobs:
         knobs = _KNOBS[rules] = _Knobs(rules)
     _LAST_KNOBS[:] = [knobs]
     return knobs
+
+
 _CACHE_LIMIT = 200_000
 
 
@@ -124,7 +125,7 @@ def playout(state: RoundState, model: HandModel, risk: float = 0.3, cap: int = 4
     calls Yaniv exactly when the heuristic would at the default *risk* (short of its
     stall allowance): when the calibrated model, from the hand sizes, the cards each
     opponent was seen taking and the stage of the round, puts the Assaf risk at or
-    below *risk*, made score-aware by :func:`.heuristic.call_risk`.
+    below *risk*, made score-aware by :func:`call_risk`.
     """
     values = state._values
     rules = state.rules
@@ -244,8 +245,7 @@ class Determinizer:
                 used.add(int(card))
         self.groups = _by_value([c for c in deck(rules.decks_for(view.players)) if c not in used], values)
         self.missing = [
-            view.hand_counts[p] - hands[p].bit_count() if p != view.seat else 0
-            for p in range(view.players)
+            view.hand_counts[p] - hands[p].bit_count() if p != view.seat else 0 for p in range(view.players)
         ]
         # What an opponent's last discard says about the cards he kept: he threw it
         # rather than them. Per such opponent: (seat, cards kept, their distribution,
@@ -456,8 +456,6 @@ def apply_candidate(state: RoundState, action: Action, me: int) -> None:
                 return
         return
     state.push(action)
-
-
 
 
 def play_candidates(

@@ -120,9 +120,7 @@ class ExpertBot(Bot):
     def act(self, view: SeatView, rng: random.Random) -> Action | None:
         """Search at turn start; the heuristic answers the other, rarer phases."""
         stock = self.drawn_like_stock
-        return self._decide(
-            view, rng, lambda know: Determinizer(view, self.model, know.stage, stock).sample
-        )
+        return self._decide(view, rng, lambda know: Determinizer(view, self.model, know.stage, stock).sample)
 
     def _decide(
         self,
