@@ -21,7 +21,10 @@ at ``--think 0`` the per-connection message rate limit is too (machine-speed cli
 here from the machine's binaries, unless ``--db`` and ``--redis`` name them); the tables
 are made on each in turn and ``--spread`` says where the seats connect. ``--failover``
 kills the last process (kill -9) half-way through: its clients reconnect to another,
-and the JSON says how long the longest table went silent.
+and the JSON says how long the longest table went silent (and the median table's
+longest silence), and how long after the kill the last table was heard from again (the
+silence less the clients' thinking before the kill); ``lease_changes`` counts the tables
+that changed hands (at a failover the dead server's; more would be leases lapsing under load).
 """
 
 from __future__ import annotations
@@ -83,6 +86,7 @@ class Stats:
         self.errors: dict[str, int] = {}
         self.games = 0
         self.measuring = False
+        self.killed_at: float | None = None  # --failover: when the server was killed (perf_counter)
 
 
 class TableRun:
@@ -98,12 +102,16 @@ class TableRun:
         self.connected = 0
         self.last_arrival = 0.0
         self.gaps: list[float] = []  # seconds between messages, while measuring
+        self.back_at: float | None = None  # --failover: the first message after the kill
 
     def arrival_any(self, now: float) -> None:
         """Any update or welcome reached a client of the table (for the longest silence)."""
         if self.stats.measuring and self.last_arrival:
             self.gaps.append(now - self.last_arrival)
         self.last_arrival = now
+        killed = self.stats.killed_at
+        if killed is not None and self.back_at is None and now > killed:
+            self.back_at = now
 
     def arrival(self, version: int, now: float) -> None:
         times = self.arrived.setdefault(version, [])
@@ -230,6 +238,14 @@ async def make_table(http: httpx.AsyncClient, players: int, rules: str) -> tuple
     return made["table"], tokens
 
 
+def lease_changes(base: str) -> int:
+    """Tables a server took over from another or lost to one (its yaniv_lease_changes_total)."""
+    for line in httpx.get(f"{base}/metrics", timeout=10).text.splitlines():
+        if line.startswith("yaniv_lease_changes_total "):
+            return int(float(line.split()[1]))
+    return 0
+
+
 def cpu_seconds(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
@@ -269,16 +285,20 @@ async def bench(args: argparse.Namespace, bases: list[str], kill: Any = None) ->
     failover: dict[str, Any] = {}
     if kill is not None:
         await asyncio.sleep(args.seconds / 2)
-        killed = time.perf_counter()
+        killed = stats.killed_at = time.perf_counter()
         await asyncio.to_thread(kill)
         await asyncio.sleep(args.seconds / 2)
         silent = sorted(  # how long each table went without a message after the kill
             max([g for g in r.gaps if g > 0] or [0.0]) for r in runs
         )
+        # from the kill to each table's first message after it (the silence less the clients'
+        # thinking before the kill): the servers' part of the failover
+        back = sorted((r.back_at or time.perf_counter()) - killed for r in runs)
         failover = {
             "failover_killed_at_s": round(killed - t0, 1),
             "failover_longest_silence_s": round(silent[-1], 2) if silent else None,
             "failover_p50_longest_silence_s": round(silent[len(silent) // 2], 2) if silent else None,
+            "failover_longest_back_after_kill_s": round(back[-1], 2) if back else None,
         }
     else:
         await asyncio.sleep(args.seconds)
@@ -406,6 +426,9 @@ def main() -> None:
             result["server_cpu_percent"] = round(100 * sum(used) / wall, 1)
             result["clients_cpu_percent"] = round(100 * (time.process_time() - own0) / wall, 1)
             result["cores"] = os.cpu_count()
+            if args.servers > 1:  # tables that changed hands: the dead server's at a failover, else none
+                live = [b for b, s in zip(bases, servers, strict=True) if s.poll() is None]
+                result["lease_changes"] = sum(lease_changes(b) for b in live)
         finally:
             for server in servers:
                 if server.poll() is None:

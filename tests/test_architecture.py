@@ -23,7 +23,7 @@ SRC = Path(__file__).parent.parent / "src" / "yaniv"
 
 # The core's layers, bottom first. Modules of one group may import each other (lazily).
 CORE_LAYERS: list[set[str]] = [
-    {"errors", "events", "narrate", "jsonio"},
+    {"errors", "events", "narrate", "jsonio", "urls"},  # urls: how the cli and web show a URL
     {"cards"},
     {"rules", "describe"},  # describe explains a rule set; Rules.base asks it for the preset name
     {"melds", "actions", "scoring"},

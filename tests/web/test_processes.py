@@ -4,7 +4,7 @@ A table made on one process is known to both; seats connected to different proce
 see the same game; an action id sent through both counts once; a burst of tables
 spread over both ends with every record passing ``yaniv check``; a kill -9 of a table's
 owner mid-game, and a Redis restart mid-game, lose no acknowledged move and the game
-finishes through the other process.
+finishes through the other process (after the kill, within about a lease's time).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ import httpx
 import pytest
 
 from yaniv.record import check
+from yaniv.web.processes import LEASE_SECONDS
 
 from .helpers import Player, play_until
 from .postgres import private_postgres
@@ -234,6 +235,11 @@ def _kill_owner_mid_game(tmp: Path, pg: str, redis: str) -> None:
         killed = time.monotonic()
         a.kill()
         ann.reconnect(f"{b.ws_url}/ws/{table}")  # the page reconnects; the balancer sends it to b
+        # its welcome comes once b has taken the table: the moment a's lease expired (within
+        # LEASE_SECONDS of the kill; about 2 s here), not a watch round nor an alive key's
+        # expiry later (the margin is for a loaded machine)
+        back = time.monotonic() - killed
+        assert back < LEASE_SECONDS + 1.5, back
         assert ann.version >= seen[ann.seat]  # nothing acknowledged was lost
         # b took the table over and ben's connection followed it there without a reconnect
         play_until(players, lambda: ben_b.version > seen[ben_b.seat] + 2, timeout=20)

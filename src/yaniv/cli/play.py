@@ -6,7 +6,6 @@ import argparse
 import datetime as dt
 import json
 import os
-import re
 import socket
 import sys
 import time
@@ -15,6 +14,7 @@ from typing import TextIO
 
 from ..errors import RecordError, RulesError
 from ..session import DEFAULT_LEVEL, Session, bot_spec, games_dir, new_record_path
+from ..urls import shown_url
 from .common import (
     UsageError,
     bot_names,
@@ -161,7 +161,7 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     redis_url = args.redis if args.redis is not None else os.environ.get("YANIV_REDIS_URL") or None
     if redis_url is not None:
         _check_redis(redis_url, "--redis" if args.redis is not None else "YANIV_REDIS_URL")
-    address, shown = f"http://{args.host}:{args.port}/", _shown_url(db)
+    address, shown = f"http://{args.host}:{args.port}/", shown_url(db)
     if (args.log_format or os.environ.get("YANIV_WEB_LOG_FORMAT", "")).strip().lower() == "json":
         # every line is then an object, the first one too (a log collector reads stdout as well)
         banner = {
@@ -173,7 +173,7 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
         }
         out.write(json.dumps(banner, ensure_ascii=True) + "\n")
     else:
-        linked = f", linked through {_shown_url(redis_url)}" if redis_url else ""
+        linked = f", linked through {shown_url(redis_url)}" if redis_url else ""
         out.write(f"Yaniv on {address} (tables in {shown}{linked})\n")
     out.flush()
     try:
@@ -207,7 +207,7 @@ def _check_redis(url: str, flag: str) -> None:
         finally:
             client.close()
     except (redis.RedisError, ValueError, OSError) as e:
-        raise UsageError(f"{flag}: Redis at {_shown_url(url)} does not answer: {str(e)[:200]}") from None
+        raise UsageError(f"{flag}: Redis at {shown_url(url)} does not answer: {str(e)[:200]}") from None
 
 
 _SERVE_LIMITS: dict[str, tuple[str, float]] = {
@@ -253,18 +253,6 @@ def _serve_limits(args: argparse.Namespace) -> dict[str, object]:
     return limits
 
 
-def _shown_url(url: str) -> str:
-    """A database URL to print: its password, if any, as ``***`` (a URL without one as it is)."""
-    from sqlalchemy.engine import make_url
-    from sqlalchemy.exc import ArgumentError
-
-    try:
-        parsed = make_url(url)
-    except (ArgumentError, ValueError):  # not parsed: hide what would be a password anyway
-        return re.sub(r"(://[^/@:]*:)[^@/]*@", r"\1***@", url)
-    return parsed.render_as_string(hide_password=True) if parsed.password else url
-
-
 def _check_address(host: str, port: int) -> None:
     """*host* resolves and *port* is free on it (bound and let go at once)."""
     try:
@@ -290,7 +278,7 @@ def _check_db(url: str, *, given: bool) -> None:
         parsed = make_url(url)
         parsed.get_dialect()
     except (ArgumentError, NoSuchModuleError, ValueError) as e:
-        shown = _shown_url(url)
+        shown = shown_url(url)
         raise UsageError(f"{flag}: {shown!r} is not a database URL this server can use ({e})") from None
     if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
         folder = Path(parsed.database).parent

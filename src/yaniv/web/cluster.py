@@ -11,8 +11,9 @@ restart is made good from the database: see :mod:`yaniv.web.remote`.
 
 Besides the channels:
 
-* ``yaniv:alive:<id>``, a key each process sets every second with a three-second
-  expiry: a process that dies (kill -9) is known to be gone within three seconds;
+* ``yaniv:alive:<id>``, a key each process sets every half second with a two-second
+  expiry: a process that dies (kill -9) is known to be gone within two seconds, about
+  when its table leases run out (the others then follow its tables to their new owners);
 * ``yaniv:lobby:<id>``, each process's public tables waiting for players (the same
   expiry), merged into one lobby by every process (:meth:`Cluster.lobbies`);
 * calls: :meth:`Cluster.call` sends ``{"op": "call", "fn": …}`` to a process and waits
@@ -34,12 +35,20 @@ import socket
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from ..urls import shown_url
+
 __all__ = ["CallError", "Cluster", "ClusterDown", "process_id"]
 
 log = logging.getLogger("yaniv.web")
 
-ALIVE_SECONDS = 3.0
-"""How long a process's ``alive`` key lasts without renewal (it renews it every second)."""
+ALIVE_SECONDS = 2.0
+"""How long a process's ``alive`` key lasts without renewal (it renews it four times as often).
+
+No longer than a table lease (:data:`yaniv.web.processes.LEASE_SECONDS`): the processes
+relaying a dead one's tables learn it is gone by the time its leases expire. A live
+process seen as gone for a moment (its heartbeat 1.5 s late) loses nothing but its
+relayed connections, which reconnect; who plays a table is the database's to say.
+"""
 
 _PREFIX = "yaniv"
 _MAX_QUEUE = 100_000
@@ -85,7 +94,7 @@ class Cluster:
         self.on_up: Callable[[], None] | None = None
         """Called each time the subscription is live again after a loss."""
         self.lobby: Callable[[], list[dict[str, Any]]] = list
-        """This process's lobby entries, published every second."""
+        """This process's lobby entries, published with each heartbeat (every half second)."""
         self._redis: Any = None
         self._out: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
         self._calls: dict[str, asyncio.Future[Any]] = {}
@@ -117,7 +126,7 @@ class Cluster:
             await asyncio.wait_for(self._up_once.wait(), wait)
         except TimeoutError:
             await self.close()
-            raise ClusterDown(f"Redis at {_safe(self.url)} does not answer") from None
+            raise ClusterDown(f"Redis at {shown_url(self.url)} does not answer") from None
 
     async def close(self) -> None:
         """Stop: say this process has gone, and close the connection."""
@@ -244,7 +253,7 @@ class Cluster:
                 raise
             except Exception as e:
                 log.debug("heartbeat to Redis failed: %s", e)
-            await asyncio.sleep(1.0)
+            await asyncio.sleep(ALIVE_SECONDS / 4)
 
     async def _listen(self) -> None:
         backoff = 0.2
@@ -255,6 +264,11 @@ class Cluster:
                 await self._redis.set(f"{_PREFIX}:alive:{self.me}", "1", px=int(ALIVE_SECONDS * 1000))
                 if not self.up:
                     was_down = self._up_once.is_set()
+                    if was_down:
+                        # the idle connections of the pool were to the Redis that went away
+                        # (restarted): the first message published on each would be lost
+                        with contextlib.suppress(Exception):
+                            await self._redis.connection_pool.disconnect(inuse_connections=False)
                     self.up = True
                     self._up_once.set()
                     backoff = 0.2
@@ -315,12 +329,3 @@ class Cluster:
 
 def _text(value: Any) -> str:
     return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
-
-
-def _safe(url: str) -> str:
-    """*url* without a password."""
-    head, sep, tail = url.partition("@")
-    if not sep:
-        return url
-    scheme, _, _ = head.partition("://")
-    return f"{scheme}://…@{tail}"

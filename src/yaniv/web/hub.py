@@ -29,10 +29,10 @@ from ..errors import RecordError, YanivError
 from ..record import read_record, replay
 from .config import WebConfig
 from .ops import Metrics
-from .processes import Elsewhere, Processes
+from .processes import LEASE_SECONDS, Elsewhere, Processes
 from .room import Room
 from .seats import Seat, TableSettings, hash_token
-from .store import Store
+from .store import Store, StoredTable
 from .text import clean_name, name_clash
 
 __all__ = ["TABLE_ID", "Elsewhere", "Hub"]
@@ -83,8 +83,11 @@ class Hub:
         self._made: dict[str, deque[float]] = {}
         self._lobby: tuple[float, list[dict[str, Any]]] | None = None
 
-    async def join_cluster(self, cluster: Any, ttl: float = 3.0) -> None:
-        """Play beside other processes on the same database, linked by *cluster* (a Cluster)."""
+    async def join_cluster(self, cluster: Any, ttl: float = LEASE_SECONDS) -> None:
+        """Play beside other processes on the same database, linked by *cluster* (a Cluster).
+
+        *ttl*: how long this process's table leases last without renewal.
+        """
         self.processes = Processes(self, cluster, ttl=ttl)
         await self.processes.start()
 
@@ -316,6 +319,18 @@ class Hub:
 
         With several processes, ``Elsewhere`` if another process plays the table.
         """
+        return await self._get(table_id, None)
+
+    async def adopt(self, table_id: str, stored: StoredTable | None) -> Room | None:
+        """A table whose lease this process has just taken over, from *stored* as read with others.
+
+        As :meth:`get`, without claiming the lease nor reading the table again (a process
+        takes the tables of one that died so, many at once); *stored* ``None``: the table
+        is not stored (any more), and its lease is given up.
+        """
+        return await self._get(table_id, (stored,))
+
+    async def _get(self, table_id: str, given: tuple[StoredTable | None] | None) -> Room | None:
         if not TABLE_ID.match(table_id):
             return None
         room = self.tables.get(table_id)
@@ -327,9 +342,12 @@ class Hub:
         future: asyncio.Future[Room | None] = asyncio.get_running_loop().create_future()
         self.loading[table_id] = future
         try:
-            if self.processes is not None:
-                await self.processes.claim(table_id)  # Elsewhere: another process plays it
-            stored = await self.store.load(table_id)
+            if given is None:
+                if self.processes is not None:
+                    await self.processes.claim(table_id)  # Elsewhere: another process plays it
+                stored = await self.store.load(table_id)
+            else:
+                stored = given[0]
             if stored is None and self.processes is not None:
                 await self.processes.release(table_id)
             room = None

@@ -9,16 +9,28 @@ it. A websocket that lands on another process is relayed to the owner
 (:mod:`yaniv.web.remote`); a table's info and a seat at it are asked of the owner
 (:meth:`Cluster.call`); the lobby is every process's lobby (:meth:`Hub.lobby_all`).
 
-Every half second each process (:meth:`Processes._watch`):
+Every half second each process (:meth:`Processes.watch`), and at once when the first lease
+of another process is due to expire:
 
-* renews its leases (a task of its own, twice a second; a lease lasts
-  :attr:`Processes.ttl` seconds) and lets go at once of a table whose lease another
-  process has taken (it was paused too long);
-* looks whether the owners of the tables it relays are alive; when one has died, takes
-  the table over once its lease has expired (or follows it to whoever did);
-* drops the relayed connections of processes that have died;
-* takes over the tables whose lease expired with nobody relaying them (an owner that
-  died with bots playing or clocks running): they go on within the lease's time.
+* takes over the tables whose lease has expired (their owner died, or stopped): their
+  leases in one statement, their records in one read, 32 tables at a time, rebuilt one
+  after the other, those with connections waiting here first; its connections relayed
+  to a table it takes join the room here. Several processes share a dead one's tables
+  this way (each takes a batch at a time). The watch wakes when the first lease of
+  another process is due (:meth:`Store.next_expiry`): a live owner keeps pushing it
+  away, a dead one's tables are taken the moment their leases run out;
+* looks whether the owners of the tables it relays are alive; when one has died, follows
+  its table to whoever took it over;
+* drops the relayed connections of processes that have died.
+
+Besides, a thread of its own renews this process's leases eight times a lease (a lease
+lasts :data:`LEASE_SECONDS`; :class:`~yaniv.web.store.LeaseRenewer`), and the process lets
+go at once of a table whose lease another process has taken (this one was paused too long).
+
+The database lease alone says who plays a table: a process whose ``alive`` key has gone
+from Redis is only *probably* dead (its link to Redis may be cut, or the process paused),
+and it may still be writing, so its tables are taken once their leases expire, never
+before. A failover takes a lease's time, plus the rebuilds.
 
 A process that stops on a signal marks its leases expired (not deleted), so that the
 others take its tables over at once and the games go on there (a rolling restart).
@@ -29,19 +41,38 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Coroutine
+import random
+import time
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from .cluster import CallError, Cluster, ClusterDown
 from .remote import RemoteClient, Route, serve_remote
+from .store import LeaseRenewer, StoredTable
 
 if TYPE_CHECKING:
     from .hub import Hub
     from .room import Room
 
-__all__ = ["Elsewhere", "Processes"]
+__all__ = ["LEASE_SECONDS", "Elsewhere", "Processes"]
 
 log = logging.getLogger("yaniv.web")
+
+LEASE_SECONDS = 2.0
+"""How long a table's lease lasts unrenewed: what a dead owner's tables wait before a taker.
+
+Its owner renews it eight times a lease, from a thread with its own event loop and
+database connection, so it lapses only if the renewals stop for 1.75 s: a busy event
+loop (hundreds of websockets, the rebuilds of a failover) does not delay them. A renewal
+that comes more than half a lease after the last is logged as a warning.
+"""
+
+_BATCH = 32
+"""Tables taken over per statement: a dead process's tables are rebuilt a batch at a time,
+so that several processes share them and the first ones play again at once."""
+
+_PAST_EXPIRY = 0.02
+"""Seconds the watch wakes after a lease's expiry (it is taken once strictly past it)."""
 
 
 class Elsewhere(Exception):
@@ -56,8 +87,11 @@ class Elsewhere(Exception):
 class Processes:
     """One process among the others: its leases, its relays, and the tables it takes over."""
 
-    def __init__(self, hub: Hub, cluster: Cluster, *, ttl: float = 3.0, every: float = 0.5) -> None:
-        """For *hub*, linked to the others by *cluster*; leases last *ttl* seconds."""
+    def __init__(self, hub: Hub, cluster: Cluster, *, ttl: float = LEASE_SECONDS, every: float = 0.5) -> None:
+        """For *hub*, linked to the others by *cluster*; leases last *ttl* seconds.
+
+        The watch runs every *every* seconds, and when a lease of another process expires.
+        """
         self.hub = hub
         self.cluster = cluster
         self.me = cluster.me
@@ -67,6 +101,15 @@ class Processes:
         self.remote: dict[tuple[str, str], RemoteClient] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._jobs: set[asyncio.Task[Any]] = set()
+        self.renewer = LeaseRenewer(hub.store, self.me, ttl, ttl / 8, self._renewed)
+        """What renews this process's leases (a thread of its own)."""
+        self._due: float | None = None
+        """When the first lease of another process expires (seconds since the epoch), if any."""
+        self._last_renewal: float | None = None
+        """When the last renewal of this process's leases began."""
+        self._claimed: dict[str, float] = {}
+        """When this process took the lease of each table lately (a renewal that began
+        before may not have seen it: that is no sign of losing the table)."""
 
     # ----------------------------------------------------------------- life
 
@@ -78,7 +121,10 @@ class Processes:
         cluster.lobby = self.hub.lobby
         await cluster.open()
         loop = asyncio.get_running_loop()
-        self._tasks = [loop.create_task(self._renew_loop()), loop.create_task(self._watch_loop())]
+        self.renewer.start()
+        self._tasks = [
+            loop.create_task(_every(self._until_watch, self.watch, "watching the other processes"))
+        ]
 
     async def close(self) -> None:
         """Stop watching, mark this process's leases expired (the others take over), disconnect."""
@@ -88,6 +134,7 @@ class Processes:
                 await task
         for job in list(self._jobs):
             job.cancel()
+        await self.renewer.stop()  # before expiring: a renewal after it would undo it
         with contextlib.suppress(Exception):
             await self.hub.store.expire_leases(self.me)
         await self.cluster.close()
@@ -99,6 +146,7 @@ class Processes:
         lease, changed = await self.hub.store.acquire(table_id, self.me, self.ttl)
         if lease.owner != self.me:
             raise Elsewhere(lease.owner)
+        self._claimed[table_id] = time.time()
         if changed and lease.epoch > 1:  # taken over (a table's first lease is no change of hands)
             self.hub.metrics.lease_changes.inc()
 
@@ -236,52 +284,96 @@ class Processes:
 
     # ----------------------------------------------------------------- watching
 
-    async def _watch_loop(self) -> None:
-        while True:
-            await asyncio.sleep(self.every)
-            try:
-                await self.watch()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("watching the other processes failed")
-
-    async def _renew_loop(self) -> None:
-        # a task of its own, twice a second: a slow round of the watch (a busy database)
-        # must not let this process's leases lapse while it is alive and playing
-        while True:
-            await asyncio.sleep(min(0.5, self.ttl / 6))
-            try:
-                await self._renew()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("renewing the table leases failed")
+    def _until_watch(self) -> float:
+        """Seconds to the next round: *every*, or less when a lease of another process expires sooner."""
+        wait = self.every
+        if self._due is not None:
+            wait = min(wait, self._due + _PAST_EXPIRY - time.time())
+        return max(wait, 0.01)
 
     async def watch(self) -> None:
         """One round of the watch (see the module docstring); tests call it directly."""
+        await self._adopt()
+        for table_id, route in list(self.routes.items()):
+            room = self.hub.tables.get(table_id)
+            if room is not None and route.local is None:  # loaded here meanwhile (a websocket asked)
+                await route.go_local(room)
         if self.cluster.up:
             with contextlib.suppress(ClusterDown):
                 await self._follow()
             with contextlib.suppress(ClusterDown):
                 await self._forget_relays()
-        await self._adopt()
 
-    async def _renew(self) -> None:
+    def _renewed(self, began: float, mine: set[str]) -> None:
+        """A renewal that began at *began* found *mine* still this process's: let go of the others."""
         hub = self.hub
-        mine = await hub.store.renew(self.me, self.ttl)
+        last, self._last_renewal = self._last_renewal, began
+        if last is not None and began - last > self.ttl / 2:
+            # half a lease without a renewal: a little more and the others take this
+            # process's tables (the machine is short of CPU, or the database slow)
+            log.warning(
+                "renewing the table leases came %.2f s after the last (a lease lasts %.1f s)",
+                began - last,
+                self.ttl,
+            )
         for table_id, room in list(hub.tables.items()):
-            if table_id in mine or table_id in hub.loading:
+            if table_id in mine or table_id in hub.loading or self._claimed.get(table_id, 0.0) >= began:
                 continue
             log.warning("table %s: another process has taken it over", table_id, extra={"table": table_id})
             hub.metrics.lease_changes.inc()
             del hub.tables[table_id]
-            await self._let_go(room)
+            self._spawn(self._let_go(room))
+        # a lease taken before the renewal began was renewed (or found lost) by it
+        self._claimed = {t: when for t, when in self._claimed.items() if when >= began}
 
     async def _let_go(self, room: Room) -> None:
         for client in room.connections():
             client.end(1012, "this table moved to another server: reconnect")
         await room.close()
+
+    async def _adopt(self) -> None:
+        """Take over the tables whose lease has expired, and note when the next one will."""
+        hub, store = self.hub, self.hub.store
+        self._due = None  # until this round has looked (a round that fails waits a whole interval)
+        # the next expiry as of now, before taking the expired ones: a lease expiring while
+        # this round rebuilds tables makes the next round come at once
+        due = await store.next_expiry(self.me)
+        limit = 1000
+        expired = await store.orphans(limit)
+        ids = [t for t in expired if t not in hub.tables and t not in hub.loading]
+        # the tables with connections waiting here first, in batches of their own (not held
+        # up by reading tables nobody watches); each process in its own order, so that
+        # several taking a dead one's tables over at once mostly take different ones
+        waiting = [t for t in ids if t in self.routes]
+        others = [t for t in ids if t not in self.routes]
+        random.shuffle(waiting)
+        random.shuffle(others)
+        batches = [group[k : k + _BATCH] for group in (waiting, others) for k in range(0, len(group), _BATCH)]
+        for batch in batches:
+            taken = await store.take(batch, self.me, self.ttl)
+            if not taken:
+                continue  # renewed by their owner, or taken by another process, in between
+            hub.metrics.lease_changes.inc(len(taken))
+            now = time.time()
+            self._claimed.update(dict.fromkeys(taken, now))
+            stored = await store.load_many(sorted(taken))
+            for table_id in [t for t in batch if t in taken]:
+                await self._play_here(table_id, stored.get(table_id))
+        self._due = time.time() if len(expired) >= limit else due
+
+    async def _play_here(self, table_id: str, stored: StoredTable | None) -> None:
+        """A table whose lease this process has just taken over: rebuilt, its relays joined to it."""
+        try:
+            room = await self.hub.adopt(table_id, stored)
+            route = self.routes.get(table_id)
+            if room is not None and route is not None and route.local is None:
+                log.info("table %s: taken over from %s", table_id, route.owner, extra={"table": table_id})
+                await route.go_local(room)
+            elif room is not None:
+                log.info("table %s: taken over (its process stopped)", table_id, extra={"table": table_id})
+        except Exception:
+            log.exception("taking table %s over failed", table_id, extra={"table": table_id})
+        await asyncio.sleep(0)  # the tables already back (and the rest) go on between two rebuilds
 
     async def _follow(self) -> None:
         for table_id, route in list(self.routes.items()):
@@ -291,21 +383,32 @@ class Processes:
         if not owners:
             return
         alive = await self.cluster.alive(owners)
-        orphaned = [(t, r) for t, r in self.routes.items() if r.local is None and r.owner not in alive]
-        await _at_most(16, [self._take_over(table_id, route) for table_id, route in orphaned])
+        orphaned = [t for t, r in self.routes.items() if r.local is None and r.owner not in alive]
+        if not orphaned:
+            return
+        leases = await self.hub.store.leases(orphaned)
+        for table_id in orphaned:
+            now_at = self.routes.get(table_id)  # (the routes may have changed in an await)
+            if now_at is None or now_at.local is not None:
+                continue
+            lease = leases.get(table_id)
+            if lease is None or lease.owner == self.me:  # free now, or ours: play it here
+                await self._take_route(table_id, now_at)
+            elif lease.owner != now_at.owner:  # another process took it over: follow it there
+                now_at.retarget(lease.owner)
+            # else the dead owner's lease still runs (it may be alive after all, only cut
+            # off from Redis, or paused): _adopt takes the table the moment it expires
 
-    async def _take_over(self, table_id: str, route: Route) -> None:
-        """The owner of *route*'s table has died: take it here once its lease expires (or follow it)."""
-        lease, changed = await self.hub.store.acquire(table_id, self.me, self.ttl)
-        if lease.owner == self.me:
-            if changed:
-                self.hub.metrics.lease_changes.inc()
-            room = await self.hub.get(table_id)  # the lease is ours now: get() renews it
-            if room is not None:
-                log.info("table %s: taken over from %s", table_id, route.owner, extra={"table": table_id})
-                await route.go_local(room)
-        elif lease.owner != route.owner:
-            route.retarget(lease.owner)
+    async def _take_route(self, table_id: str, route: Route) -> None:
+        try:
+            room = await self.hub.get(table_id)  # claims the lease (or renews it, ours already)
+        except Elsewhere as e:
+            if e.owner != route.owner:
+                route.retarget(e.owner)
+            return
+        if room is not None:
+            log.info("table %s: taken over from %s", table_id, route.owner, extra={"table": table_id})
+            await route.go_local(room)
 
     async def _forget_relays(self) -> None:
         relays = {client.relay for client in self.remote.values()}
@@ -317,29 +420,12 @@ class Processes:
                 self.remote.pop(key, None)
                 client.end(1012, "moved")  # if the relay was only slow to say it lives, it reconnects
 
-    async def _adopt(self) -> None:
-        known = self.hub.tables.keys() | self.routes.keys()
-        ids = [t for t in await self.hub.store.orphans(500) if t not in known]
-        await _at_most(16, [self._adopt_one(table_id) for table_id in ids])
 
-    async def _adopt_one(self, table_id: str) -> None:
+async def _every(interval: Callable[[], float], job: Callable[[], Awaitable[None]], what: str) -> None:
+    """Run *job* now and for ever, *interval()* seconds after each run (a failure: "*what* failed")."""
+    while True:
         try:
-            room = await self.hub.get(table_id)
-        except Elsewhere:
-            return
-        if room is not None:
-            log.info("table %s: taken over (its process stopped)", table_id, extra={"table": table_id})
-
-
-async def _at_most(n: int, jobs: list[Coroutine[Any, Any, None]]) -> None:
-    """Run *jobs* with at most *n* at a time (the tables of a dead process, rebuilt at once)."""
-    gate = asyncio.Semaphore(n)
-
-    async def one(job: Coroutine[Any, Any, None]) -> None:
-        async with gate:
-            try:
-                await job
-            except Exception:
-                log.exception("taking a table over failed")
-
-    await asyncio.gather(*(one(job) for job in jobs))
+            await job()
+        except Exception:  # not CancelledError (a BaseException): stopping stops the loop
+            log.exception("%s failed", what)
+        await asyncio.sleep(interval())

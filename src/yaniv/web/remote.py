@@ -11,11 +11,11 @@ writes it to the websocket unchanged.
 
 The database is the log; Redis only carries messages. Each relayed message carries
 the table's version (its number of record lines), so the relay knows what each
-connection has seen. When the owner dies (kill -9), its ``alive`` key expires within
-three seconds and its leases soon after; a process then takes the table over,
-rebuilds it from the database and carries on (bots, clocks), and each relay moves its
-connections there with ``hello`` and ``since`` (the last version they saw): they get
-every event they missed, from the log. When the relay is the one that takes the table
+connection has seen. When the owner dies (kill -9), its leases expire within two
+seconds and its ``alive`` key about then; a process takes the table over the moment
+its lease expires, rebuilds it from the database and carries on (bots, clocks), and
+each relay moves its connections there with ``hello`` and ``since`` (the last version
+they saw): they get every event they missed, from the log. When the relay is the one that takes the table
 over, its connections join the room in this process. When Redis itself goes away, each
 relayed connection is closed (code 1012) and reconnects: the answer to its ``hello``
 with ``since`` comes from the log, so nothing is missed either way.

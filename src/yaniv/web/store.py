@@ -38,6 +38,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -52,6 +54,7 @@ from sqlalchemy import (
     UniqueConstraint,
     delete,
     event,
+    func,
     insert,
     inspect,
     select,
@@ -67,6 +70,7 @@ from sqlalchemy.pool import StaticPool
 __all__ = [
     "SCHEMA_VERSION",
     "Lease",
+    "LeaseRenewer",
     "LineRow",
     "Store",
     "StoredTable",
@@ -74,6 +78,8 @@ __all__ = [
     "copy_store",
     "schema_version",
 ]
+
+log = logging.getLogger("yaniv.web")
 
 _ASYNC_DRIVERS = {"sqlite": "aiosqlite", "postgresql": "psycopg", "mysql": "aiomysql", "mariadb": "aiomysql"}
 _SYNC_DRIVERS = {"pysqlite", "psycopg2", "pg8000", "pymysql", "mysqldb", "mysqlconnector", ""}
@@ -189,15 +195,7 @@ class Store:
 
     async def open(self) -> None:
         """Connect, create the schema if missing and start the writer."""
-        kwargs: dict[str, Any] = {}
-        if self.url.startswith("sqlite"):
-            kwargs["connect_args"] = {"timeout": 30}
-            if ":memory:" in self.url or self.url.rstrip("/").endswith("sqlite+aiosqlite:"):
-                kwargs["poolclass"] = StaticPool
-        self.engine = create_async_engine(self.url, **kwargs)
-        if self.url.startswith("sqlite"):
-            sync = "FULL" if self.durable else "NORMAL"
-            event.listen(self.engine.sync_engine, "connect", lambda c, r: _sqlite_pragmas(c, sync))
+        self.engine = _make_engine(self.url, self.durable)
         async with self.engine.begin() as conn:
             await conn.run_sync(_migrate)
         self._queue = asyncio.Queue()
@@ -322,29 +320,39 @@ class Store:
 
     async def load(self, table_id: str) -> StoredTable | None:
         """A stored table with its lines, or ``None`` if there is none by that id."""
+        return (await self.load_many([table_id])).get(table_id)
+
+    async def load_many(self, table_ids: list[str]) -> dict[str, StoredTable]:
+        """The stored tables among *table_ids* with their lines, by id (in two queries).
+
+        A process taking over the tables of one that died reads them so, not one by one.
+        """
         if self.engine is None:
             raise RuntimeError("the store is not open")
+        if not table_ids:
+            return {}
         async with self.engine.connect() as conn:
-            row = (
+            rows = (
                 await conn.execute(
-                    select(_TableRow.id, _TableRow.created, _TableRow.meta).where(_TableRow.id == table_id)
-                )
-            ).first()
-            if row is None:
-                return None
-            lines = (
-                await conn.execute(
-                    select(_LineRow.seq, _LineRow.line, _LineRow.seat, _LineRow.action_id)
-                    .where(_LineRow.table_id == table_id)
-                    .order_by(_LineRow.seq)
+                    select(_TableRow.id, _TableRow.created, _TableRow.meta).where(_TableRow.id.in_(table_ids))
                 )
             ).all()
-        return StoredTable(
-            id=row.id,
-            created=row.created,
-            meta=json.loads(row.meta),
-            lines=[LineRow(r.seq, r.line, r.seat, r.action_id) for r in lines],
-        )
+            if not rows:
+                return {}
+            lines = (
+                await conn.execute(
+                    select(_LineRow.table_id, _LineRow.seq, _LineRow.line, _LineRow.seat, _LineRow.action_id)
+                    .where(_LineRow.table_id.in_([row.id for row in rows]))
+                    .order_by(_LineRow.table_id, _LineRow.seq)
+                )
+            ).all()
+        found = {
+            row.id: StoredTable(id=row.id, created=row.created, meta=json.loads(row.meta), lines=[])
+            for row in rows
+        }
+        for r in lines:
+            found[r.table_id].lines.append(LineRow(r.seq, r.line, r.seat, r.action_id))
+        return found
 
     async def table_ids(self, status: str | None = None) -> list[str]:
         """Ids of the stored tables (optionally only those with *status*), oldest first."""
@@ -395,8 +403,9 @@ class Store:
     #
     # With several server processes on one database, one process at a time plays a table:
     # the owner of its lease. A lease lasts *ttl* seconds and its owner renews all of its
-    # leases in one statement every second or so; a process that dies stops renewing, and
-    # another takes the table over once the lease has expired. Each statement is atomic
+    # leases in one statement several times a lease; a process that dies stops renewing, and
+    # another takes the table over once the lease has expired (:meth:`take`, all of a dead
+    # process's tables in one statement). Each statement is atomic
     # in the database (an UPDATE with its condition, an INSERT on the primary key), so
     # two processes racing for a table never both win. Times are the processes' clocks
     # (keep the machines on NTP); the record lines' unique (table, seq) stops a former
@@ -456,17 +465,11 @@ class Store:
         return None if row is None else Lease(table_id, row.owner, row.expires, row.epoch)
 
     async def renew(self, owner: str, ttl: float) -> set[str]:
-        """Renew every lease *owner* holds; returns the ids of the tables still his."""
-        engine = self._engine()
-        now = time.time()
-        async with engine.begin() as conn:
-            rows = await conn.execute(
-                update(_LeaseRow)
-                .where(_LeaseRow.owner == owner)
-                .values(expires=now + ttl)
-                .returning(_LeaseRow.table_id)
-            )
-            return {r.table_id for r in rows}
+        """Renew every lease *owner* holds; returns the ids of the tables still his.
+
+        A server process renews from a thread of its own (:class:`LeaseRenewer`).
+        """
+        return await _renew(self._engine(), owner, ttl)
 
     async def release(self, owner: str, table_id: str | None = None) -> None:
         """Give up *owner*'s lease of *table_id* (every lease he holds if ``None``)."""
@@ -495,10 +498,169 @@ class Store:
             )
             return [r.table_id for r in rows]
 
+    async def take(self, table_ids: list[str], owner: str, ttl: float) -> set[str]:
+        """Take for *owner* the leases among *table_ids* that have expired; returns the ids taken.
+
+        One statement for them all (the tables of a process that died, at once), atomic as
+        :meth:`acquire` is: a lease renewed or taken by another process in between is not.
+        """
+        engine = self._engine()
+        now = time.time()
+        async with engine.begin() as conn:
+            rows = await conn.execute(
+                update(_LeaseRow)
+                .where(_LeaseRow.table_id.in_(table_ids), _LeaseRow.expires < now)
+                .values(owner=owner, expires=now + ttl, epoch=_LeaseRow.epoch + 1)
+                .returning(_LeaseRow.table_id)
+            )
+            return {r.table_id for r in rows}
+
+    async def leases(self, table_ids: list[str]) -> dict[str, Lease]:
+        """The leases of *table_ids* that some process holds (expired or not), by table id."""
+        engine = self._engine()
+        async with engine.connect() as conn:
+            rows = await conn.execute(
+                select(_LeaseRow.table_id, _LeaseRow.owner, _LeaseRow.expires, _LeaseRow.epoch).where(
+                    _LeaseRow.table_id.in_(table_ids)
+                )
+            )
+            return {r.table_id: Lease(r.table_id, r.owner, r.expires, r.epoch) for r in rows}
+
+    async def next_expiry(self, owner: str) -> float | None:
+        """When the first lease of a process other than *owner* expires, of those not yet expired.
+
+        A live process keeps pushing its leases' expiry away; one that has died lets it
+        come, and the others wake then to take its tables over (not a watch round later).
+        """
+        engine = self._engine()
+        async with engine.connect() as conn:
+            first = await conn.scalar(
+                select(func.min(_LeaseRow.expires)).where(
+                    _LeaseRow.owner != owner, _LeaseRow.expires >= time.time()
+                )
+            )
+        return None if first is None else float(first)
+
     def _engine(self) -> AsyncEngine:
         if self.engine is None:
             raise RuntimeError("the store is not open")
         return self.engine
+
+
+class LeaseRenewer:
+    """Renews every lease of *owner* every *every* seconds, from a thread of its own.
+
+    The thread has its own event loop and its own database connection: a process whose
+    event loop is busy (a failover's rebuilds, hundreds of websockets, a machine short
+    of CPU) or whose connections are all taken still renews on time, so that its leases
+    do not lapse while it lives. After each renewal, *renewed* is called on the event
+    loop that called :meth:`start` with when the renewal began (seconds since the epoch)
+    and the ids of the tables still *owner*'s. (An in-memory database cannot be opened
+    twice: its store's own engine renews from a task of that loop.)
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        owner: str,
+        ttl: float,
+        every: float,
+        renewed: Callable[[float, set[str]], None],
+    ) -> None:
+        """Not started yet: :meth:`start`, from the running event loop, once *store* is open."""
+        self.store = store
+        self.owner = owner
+        self.ttl = ttl
+        self.every = every
+        self.renewed = renewed
+        self._caller: asyncio.AbstractEventLoop | None = None
+        self._stopping = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._own: tuple[asyncio.AbstractEventLoop, asyncio.Task[None]] | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        """Start renewing (the first renewal at once)."""
+        self._caller = asyncio.get_running_loop()
+        if _in_memory(self.store.url):
+            self._task = self._caller.create_task(self._renewing(self.store._engine()))
+            return
+        self._thread = threading.Thread(target=self._run, name=f"leases-{self.owner}"[:40], daemon=True)
+        self._thread.start()
+
+    async def stop(self) -> None:
+        """Stop renewing; once this returns, no renewal runs any more (the leases may be expired)."""
+        self._stopping.set()
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        own = self._own
+        if own is not None:
+            with contextlib.suppress(RuntimeError):  # its loop has just finished
+                own[0].call_soon_threadsafe(own[1].cancel)
+        if self._thread is not None:
+            await asyncio.to_thread(self._thread.join)
+
+    def _run(self) -> None:
+        async def main() -> None:
+            engine = _make_engine(self.store.url, self.store.durable, pool_size=1, max_overflow=0)
+            task = asyncio.current_task()
+            assert task is not None
+            self._own = (asyncio.get_running_loop(), task)
+            try:
+                await self._renewing(engine)
+            except asyncio.CancelledError:
+                pass
+            finally:
+                await engine.dispose()
+
+        asyncio.run(main())
+
+    async def _renewing(self, engine: AsyncEngine) -> None:
+        while not self._stopping.is_set():
+            began = time.time()
+            try:
+                mine = await _renew(engine, self.owner, self.ttl)
+            except Exception:
+                log.exception("renewing the table leases failed")
+            else:
+                caller = self._caller
+                if caller is not None and not self._stopping.is_set():
+                    with contextlib.suppress(RuntimeError):  # the caller's loop has closed
+                        caller.call_soon_threadsafe(self.renewed, began, mine)
+            await asyncio.sleep(self.every)
+
+
+async def _renew(engine: AsyncEngine, owner: str, ttl: float) -> set[str]:
+    now = time.time()
+    async with engine.begin() as conn:
+        rows = await conn.execute(
+            update(_LeaseRow)
+            .where(_LeaseRow.owner == owner)
+            .values(expires=now + ttl)
+            .returning(_LeaseRow.table_id)
+        )
+        return {r.table_id for r in rows}
+
+
+def _in_memory(url: str) -> bool:
+    return url.startswith("sqlite") and (":memory:" in url or url.rstrip("/").endswith("sqlite+aiosqlite:"))
+
+
+def _make_engine(url: str, durable: bool, **pool: Any) -> AsyncEngine:
+    """An engine on the async *url*: SQLite with its pragmas (*durable*: ``synchronous=FULL``)."""
+    kwargs: dict[str, Any] = {}
+    if url.startswith("sqlite"):
+        kwargs["connect_args"] = {"timeout": 30}
+        if _in_memory(url):
+            kwargs["poolclass"] = StaticPool
+            pool = {}  # one connection, shared, whatever is asked
+    engine = create_async_engine(url, **kwargs, **pool)
+    if url.startswith("sqlite"):
+        sync = "FULL" if durable else "NORMAL"
+        event.listen(engine.sync_engine, "connect", lambda c, r: _sqlite_pragmas(c, sync))
+    return engine
 
 
 class _SchemaRow(_Base):

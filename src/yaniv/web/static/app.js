@@ -58,8 +58,12 @@ function connect() {
     if (S.ws !== ws || S.bye) return;
     S.online = false;
     render();
+    // soon at first (a server that died: the balancer sends it to another, which has the
+    // table within a lease's two seconds), then backing off to 3-10 s; each page at its own
+    // moment (0.5-1.5 times the step), so that the hundreds of a dead server's do not all
+    // come back at once
     S.retry = Math.min(S.retry + 1, 6);
-    setTimeout(connect, 250 * 2 ** S.retry);
+    setTimeout(connect, 200 * 2 ** (S.retry - 1) * (0.5 + Math.random()));
   };
 }
 
