@@ -97,4 +97,3 @@ COMPILED: bool = not (_state_module.__file__ or ".py").endswith(".py")
 def build_name() -> str:
     """The version and which build runs, e.g. ``yaniv 0.1.0 (compiled)``."""
     return f"yaniv {__version__} ({'compiled' if COMPILED else 'pure Python'})"
-

@@ -29,6 +29,7 @@ __all__ = ["ClusterError", "ray_results"]
 T = TypeVar("T")
 R = TypeVar("R")
 
+
 class ClusterError(ValueError):
     """Ray is not installed, or its cluster cannot be reached (the message starts ``--ray:``)."""
 
