@@ -265,9 +265,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=5.0, help="time per setting (default 5)")
     parser.add_argument("--players", default="2,4", help="player counts (default 2,4)")
     parser.add_argument("--rules", default="standard", help="rule set (default standard)")
-    parser.add_argument(
-        "--decks", default="1", help="decks, e.g. 1,2 (default 1; 0: as the rule set says)"
-    )
+    parser.add_argument("--decks", default="1", help="decks, e.g. 1,2 (default 1; 0: as the rule set says)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--compare", action="store_true", help="pure and compiled build, side by side")
     args = parser.parse_args()

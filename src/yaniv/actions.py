@@ -49,6 +49,7 @@ def _all_cards(cards: tuple[object, ...]) -> bool:
             return False
     return True
 
+
 _FIELDS = {
     "yaniv": set(),
     "draw": set(),
@@ -91,9 +92,7 @@ class Action:
         """
         kind = _TYPE_OF.get(type) if isinstance(type, str) else None
         if kind is None:
-            raise InvalidNotationError(
-                f"unknown action type {type!r}; types are: {', '.join(ACTION_TYPES)}"
-            )
+            raise InvalidNotationError(f"unknown action type {type!r}; types are: {', '.join(ACTION_TYPES)}")
         if not isinstance(cards, tuple) or not _all_cards(cards):
             cards = tuple(parse_cards(cards))
         if card is not None and not isinstance(card, Card):

@@ -45,6 +45,7 @@ def is_player_name(name: object) -> bool:
     """
     return isinstance(name, str) and bool(name.strip()) and name.isprintable() and len(name) <= MAX_NAME_CHARS
 
+
 RECORD_FORMAT = "yaniv-record"
 """The ``format`` field of every record header."""
 RECORD_VERSION = 1

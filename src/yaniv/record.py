@@ -247,13 +247,12 @@ def check_header(header: dict[str, Any]) -> Rules:
         raise bad("players", f"does not fit the rules: {problem}")
     names = header.get("names")
     if names is not None and (
-        not isinstance(names, list)
-        or len(names) != players
-        or not all(is_player_name(x) for x in names)
+        not isinstance(names, list) or len(names) != players or not all(is_player_name(x) for x in names)
     ):
         raise bad(
-            "names", f"must be null or list {players} printable names of 1 to {MAX_NAME_CHARS} characters, "
-            f"got {brief_repr(names)}"
+            "names",
+            f"must be null or list {players} printable names of 1 to {MAX_NAME_CHARS} characters, "
+            f"got {brief_repr(names)}",
         )
     seed = header.get("seed")
     if seed is not None and not _whole(seed):
