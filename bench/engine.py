@@ -222,19 +222,30 @@ def build_compiled() -> Path:
     return BUILD / "src"
 
 
-def run_build(src: Path, pure: bool, args: argparse.Namespace, rules: str, players: int) -> dict[str, object]:
-    """One configuration measured in a new process on the build in *src*."""
+def run_in_build(script: str, src: Path, pure: bool, argv: list[str]) -> dict[str, object]:
+    """Run the benchmark *script* with *argv* in a new process on the build in *src*.
+
+    Returns its last JSON line, after checking that it ran the build asked for (its
+    ``build`` field): a compiled build that fails to import would otherwise be measured
+    as pure Python without a word.
+    """
     env = {k: v for k, v in os.environ.items() if k != "YANIV_PURE"} | {"PYTHONPATH": str(src)}
     if pure:
         env["YANIV_PURE"] = "1"
-    cmd = [sys.executable, __file__, "--seconds", str(args.seconds), "--players", str(players)]
-    cmd += ["--rules", rules, "--seed", str(args.seed), "--decks", "0"]
+    cmd = [sys.executable, script, *argv]
     done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
     result: dict[str, object] = json.loads(done.stdout.splitlines()[-1])
     expected = "pure" if pure else "compiled"
     if result["build"] != expected:
-        sys.exit(f"bench/engine.py: expected the {expected} build in {src}, got {result['build']}")
+        sys.exit(f"{Path(script).name}: expected the {expected} build in {src}, got {result['build']}")
     return result
+
+
+def run_build(src: Path, pure: bool, args: argparse.Namespace, rules: str, players: int) -> dict[str, object]:
+    """One configuration measured in a new process on the build in *src*."""
+    argv = ["--seconds", str(args.seconds), "--players", str(players)]
+    argv += ["--rules", rules, "--seed", str(args.seed), "--decks", "0"]
+    return run_in_build(__file__, src, pure, argv)
 
 
 def compare(args: argparse.Namespace, configs: list[tuple[Rules, int]]) -> None:

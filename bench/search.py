@@ -17,9 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
-import subprocess
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -32,7 +30,7 @@ from yaniv.bots.search import ExpertBot
 from yaniv.state import SeatView
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from engine import ROOT, build_compiled  # bench/engine.py builds the compiled copy
+from engine import ROOT, build_compiled, run_in_build  # bench/engine.py builds the compiled copy
 
 
 def positions(players: int, count: int, seed: int) -> list[SeatView]:
@@ -83,17 +81,9 @@ def measure(players: int, count: int, budget: float, seed: int) -> dict[str, obj
 
 def run_build(src: Path, pure: bool, args: argparse.Namespace, players: int) -> dict[str, object]:
     """One player count measured in a new process on the build in *src*."""
-    env = {k: v for k, v in os.environ.items() if k != "YANIV_PURE"} | {"PYTHONPATH": str(src)}
-    if pure:
-        env["YANIV_PURE"] = "1"
-    cmd = [sys.executable, __file__, "--positions", str(args.positions), "--players", str(players)]
-    cmd += ["--budget", str(args.budget), "--seed", str(args.seed)]
-    done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
-    result: dict[str, object] = json.loads(done.stdout.splitlines()[-1])
-    expected = "pure" if pure else "compiled"
-    if result["build"] != expected:
-        sys.exit(f"bench/search.py: expected the {expected} build in {src}, got {result['build']}")
-    return result
+    argv = ["--positions", str(args.positions), "--players", str(players)]
+    argv += ["--budget", str(args.budget), "--seed", str(args.seed)]
+    return run_in_build(__file__, src, pure, argv)
 
 
 def main() -> None:
