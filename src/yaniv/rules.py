@@ -287,12 +287,18 @@ class Rules:
     # ----- serialisation -----
 
     def to_dict(self) -> dict[str, Any]:
-        """The full knob dict (JSON-ready; lists for list knobs)."""
-        out: dict[str, Any] = {}
-        for name in KNOBS:
-            value = getattr(self, name)
-            out[name] = list(value) if isinstance(value, tuple) else value
+        """The full knob dict (JSON-ready; lists for list knobs), a new one at each call."""
+        knobs, tuples = self._knobs
+        out = dict(knobs)
+        for name in tuples:
+            out[name] = list(out[name])  # a fresh list each time: the caller may change it
         return out
+
+    @cached_property
+    def _knobs(self) -> tuple[dict[str, Any], tuple[str, ...]]:
+        # every game's header lists the knobs: read them through getattr once per rule set
+        knobs = {name: getattr(self, name) for name in KNOBS}
+        return knobs, tuple(name for name, value in knobs.items() if isinstance(value, tuple))
 
     @classmethod
     def from_dict(cls, knobs: dict[str, Any]) -> Rules:
@@ -312,7 +318,7 @@ class Rules:
         """
         new = Rules.from_dict(self.to_dict() | overrides)
         if self.base is not None:
-            object.__setattr__(new, "_base", self.base)
+            _set_base(new, self.base)
         return new
 
     @property
@@ -364,6 +370,11 @@ class Rules:
 
     def game_string(self) -> str:
         """The preset it was built from (else the nearest) plus the knobs that differ."""
+        return self._game_string
+
+    @cached_property
+    def _game_string(self) -> str:
+        # every game's header names its rules: compare the knobs once per rule set
         if self.base is not None:
             diff = _diff(PRESETS[self.base], self)
             inner = ",".join(f"{k}={_format_value(v)}" for k, v in diff)
@@ -418,6 +429,12 @@ def _check_knob(name: str, value: Any, allowed: Any) -> None:
     ):
         choices = ", ".join(json.dumps(a) for a in allowed)
         raise RulesError(f"knob {name!r} must be one of {choices}, got {brief_repr(value)}")
+
+
+def _set_base(rules: Rules, name: str) -> None:
+    """Remember the preset *rules* was built from (its game string names it)."""
+    object.__setattr__(rules, "_base", name)
+    rules.__dict__.pop("_game_string", None)  # a string cached before would name another
 
 
 def _diff(base: Rules, other: Rules) -> list[tuple[str, Any]]:
@@ -537,6 +554,6 @@ PRESETS: dict[str, Rules] = {
 }
 """Every named preset of RULES.md §6 and §6b."""
 for _name, _rules in PRESETS.items():
-    object.__setattr__(_rules, "_base", _name)
+    _set_base(_rules, _name)
 
 assert [f.name for f in fields(Rules)] == list(KNOBS), "Rules fields and KNOBS must agree"

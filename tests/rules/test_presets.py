@@ -162,6 +162,23 @@ def test_6_game_string_round_trip(name: str) -> None:
     assert Rules.from_spec({"preset": name, "overrides": {"score_limit": 150}}).score_limit == 150
 
 
+@pytest.mark.parametrize("name", ALL_PRESETS)
+def test_6_cached_knob_dict_and_game_string_stay_true(name: str) -> None:
+    """to_dict and the game string are cached per rule set: a caller changing one dict
+    changes no later one, and a copy names its own knobs, not its source's."""
+    r = Rules.from_spec(name)
+    first = r.to_dict()
+    first["halving_scores"].append(999)
+    first["score_limit"] = -1
+    again = r.to_dict()
+    assert again == expected_knobs(name)
+    assert again["halving_scores"] is not r.to_dict()["halving_scores"]
+    assert str(r) == name
+    changed = r.replace(score_limit=r.score_limit + 1)
+    assert str(changed) == f"{name}(score_limit={r.score_limit + 1})"
+    assert str(r) == name
+
+
 @pytest.mark.parametrize(
     "spec",
     [
