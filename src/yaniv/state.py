@@ -110,6 +110,11 @@ class Shuffler(Protocol):
 
 
 _M54: Final = (1 << 54) - 1  # one deck's 54 bits
+# Actions are read-only values, so legal_actions() hands out the same object for the same
+# discard (by its physical ids) or take: listing them is most of the checked API's work.
+_DISCARD_ACTIONS: Final[dict[tuple[int, ...], Action]] = {}
+_DISCARD_ACTIONS_LIMIT: Final = 100_000  # cleared when full: two decks hold many more discards
+_TAKE_ACTIONS: Final[tuple[Action, ...]] = tuple(Action("take", card=CARDS[p]) for p in range(len(CARDS)))
 # the physical copies of every kind (0..52), deck 0's first; a joker's are all four
 _COPIES: Final[tuple[tuple[int, ...], ...]] = (*((k, k + 54) for k in range(JOKER)), (52, 53, 106, 107))
 
@@ -128,6 +133,15 @@ def _mask_value(mask: int, values: tuple[int, ...]) -> int:
             total += values[base + low.bit_length() - 1]
             word ^= low
     return total
+
+
+def _discard_action(cards: tuple[int, ...]) -> Action:
+    """The discard of physical *cards* as an action (its cards as :class:`Card` values)."""
+    if len(cards) == 1:
+        laid: tuple[Card, ...] = (CARDS[cards[0]],)
+    else:
+        laid = tuple([CARDS[p] for p in cards])
+    return Action("discard", laid)
 
 
 def _by_kind(p: int) -> tuple[int, int]:
@@ -437,8 +451,9 @@ class RoundState:
         if self.phase == AFTER_DISCARD:
             if self.stock:
                 out.append(Action.draw())
+            takes = _TAKE_ACTIONS
             for p in self.takeable_cards():
-                out.append(Action("take", card=CARDS[p]))
+                out.append(takes[p])
             for c in self.swappable():
                 out.append(Action("swap", card=c))
             if self._asef_allowed():
@@ -447,13 +462,15 @@ class RoundState:
         if self.can_yaniv():
             out.append(Action.yaniv())
         # plain loops, no generators: this runs for every decision through the checked API
-        cards = CARDS
+        made = _DISCARD_ACTIONS
         for d in self.discards():
-            if len(d) == 1:
-                laid: tuple[Card, ...] = (cards[d[0]],)
-            else:
-                laid = tuple([cards[p] for p in d])
-            out.append(Action("discard", laid))
+            act = made.get(d)
+            if act is None:
+                act = _discard_action(d)
+                if len(made) >= _DISCARD_ACTIONS_LIMIT:
+                    made.clear()
+                made[d] = act
+            out.append(act)
         for c in self.swappable():
             out.append(Action("swap", card=c))
         return out
@@ -800,6 +817,19 @@ class RoundState:
         stay public does not depend on internal ids (positions keep only kinds).
         """
         hand = self.hands[seat]
+        if hand >> 54 == 0:
+            # no deck-1 card held: a natural kind's only copy in the hand is its deck-0 id,
+            # so only jokers (two copies in one deck) need the copies' order below
+            left = hand
+            found: list[int] = []
+            for card in cards:
+                kind = KIND[card]
+                if kind == JOKER or not left >> kind & 1:
+                    break
+                left ^= 1 << kind
+                found.append(kind)
+            else:
+                return tuple(found)
         seen = self.seen[seat]
         # Both masks as two 54-bit words (deck 0's cards, deck 1's): two-deck masks have
         # 108 bits, and bit tests on words that fit a machine int run natively compiled.

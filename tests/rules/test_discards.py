@@ -443,3 +443,33 @@ def test_S7_2_top_only_apply_accepts_a_pair_in_either_order(order: str) -> None:
     st = state(["7H 7S KD", "2C 3C"], rules=TOP_ONLY)
     st.apply(0, f"discard {order}; draw")
     assert pile(st)[-1] == order.split()
+
+
+# ----------------------------------------------------------------------------- S7 listing
+
+
+def test_S7_listed_discards_are_the_values_built_afresh_and_stay_legal() -> None:
+    # legal_actions() hands out one shared (read-only) Action per discard: the same value
+    # as one built from the cards, in both decks' rules, and each still plays
+    from yaniv import Action
+
+    for st in (state(["JK 7H 7S 8H 9H", "2C 3C"]), state(["7H 7H 7S 8H 9H", "2C"], rules=TWO_DECKS)):
+        first = st.legal_actions()
+        again = st.legal_actions()
+        assert first == again and all(a is b for a, b in zip(first, again, strict=True))
+        listed = [a for a in first if a.type == "discard"]
+        # each the discard of the physical cards the generator lists, in its order
+        assert listed == [Action("discard", d) for d in st.discards()]
+        for act in listed:
+            trial = st.copy()
+            trial.apply(0, act)
+            assert trial.phase_name == "after_discard"
+
+
+def test_S7_1_a_joker_discard_with_one_deck_takes_a_joker_held() -> None:
+    # one deck: a natural card's only copy is its deck-0 id; the two jokers need the
+    # copy order (the one not seen taken first)
+    st = state(["JK JK 5D", "2C 3C"])
+    st.apply(0, "discard JK")
+    assert hand(st, 0) == ["5D", "JK"]
+    assert pile(st)[-1] == ["JK"]
