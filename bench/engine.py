@@ -15,7 +15,11 @@ each in its own process, and prints both figures and their ``ratio`` (compiled /
 The compiled build is made in ``build/compiled`` (a copy of the sources, rebuilt when
 they change), so the working tree's own modules stay pure.
 
-    python bench/engine.py [--seconds S] [--players 2,4] [--decks 1] [--rules SPEC] [--compare]
+``--repeat N`` lets the two builds take turns N times per configuration (a pure run, then a
+compiled one): each pair runs under the same load, and the line gives the medians, the
+median of the pairs' ratios and their range, so a busy machine skews the ratio less.
+
+    python bench/engine.py [--seconds S] [--players 2,4] [--decks 1] [--rules SPEC] [--compare [--repeat N]]
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ import json
 import os
 import random
 import shutil
+import statistics
 import subprocess
 import sys
 import time
@@ -262,13 +267,26 @@ def compare(args: argparse.Namespace, configs: list[tuple[Rules, int]]) -> None:
         "legal_action_objects_per_s",
     )
     for rules, players in configs:
-        pure = run_build(pure_src, True, args, str(rules), players)
-        fast = run_build(compiled_src, False, args, str(rules), players)
-        line: dict[str, object] = {"rules": str(rules), "players": players}
+        # the builds take turns, a pure run and then a compiled one, --repeat times: each
+        # pair ran under the same load, so a pair's ratio is fair even on a busy machine
+        spec = str(rules)
+        pairs = []
+        for _ in range(args.repeat):
+            pure = run_build(pure_src, True, args, spec, players)
+            pairs.append((pure, run_build(compiled_src, False, args, spec, players)))
+        line: dict[str, object] = {"rules": str(rules), "players": players, "repeat": args.repeat}
         for key in keys:
-            p, c = pure[key], fast[key]
-            assert isinstance(p, int) and isinstance(c, int)
-            line[key] = {"pure": p, "compiled": c, "ratio": round(c / p, 2)}
+            figures = [(pure[key], fast[key]) for pure, fast in pairs]
+            pure_figures = [p for p, _ in figures if isinstance(p, int)]
+            fast_figures = [c for _, c in figures if isinstance(c, int)]
+            assert len(pure_figures) == len(fast_figures) == len(figures)
+            ratios = sorted(c / p for p, c in zip(pure_figures, fast_figures, strict=True))
+            line[key] = {
+                "pure": round(statistics.median(pure_figures)),
+                "compiled": round(statistics.median(fast_figures)),
+                "ratio": round(statistics.median(ratios), 2),
+                "ratio_range": [round(ratios[0], 2), round(ratios[-1], 2)],
+            }
         print(json.dumps(line), flush=True)
 
 
@@ -282,7 +300,16 @@ def main() -> None:
     parser.add_argument("--decks", default="1", help="decks, e.g. 1,2 (default 1; 0: as the rule set says)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--compare", action="store_true", help="pure and compiled build, side by side")
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        help="with --compare: pure and compiled runs taking turns this many times; the figures are"
+        " medians, ratio the median of the pairs' ratios, ratio_range their extremes (default 1)",
+    )
     args = parser.parse_args()
+    if args.repeat < 1:
+        parser.error(f"--repeat must be at least 1, not {args.repeat}")
     base = Rules.from_spec(args.rules)
     configs = []
     for decks in (int(d) for d in args.decks.split(",")):
