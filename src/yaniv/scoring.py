@@ -80,8 +80,16 @@ class RoundResult:
 
 
 def clockwise_from(seat: int, seats: Sequence[int], n: int) -> list[int]:
-    """*seats* in clockwise order starting after *seat*."""
-    return sorted(seats, key=lambda p: (p - seat - 1) % n)
+    """*seats* (seat numbers below *n*) in clockwise order starting after *seat*."""
+    # a walk round the table, not a sort with a key function: every round end and deal
+    # asks, and n is at most 8
+    out: list[int] = []
+    for i in range(1, n + 1):
+        p = (seat + i) % n
+        for q in seats:
+            if q == p:
+                out.append(q)
+    return out
 
 
 def round_scores(
