@@ -822,3 +822,16 @@ def test_V17_multi_penalty_of_zero_is_unset_as_in_the_formal_scoring() -> None:
     result = call(["AH 4H", "4S", "3D", "KC QC"], 0, rules=rules)
     assert result.assafers == (1, 2)
     assert result.round_scores[0] == 30 + 5
+
+
+def test_S16_clockwise_from_is_the_seating_order_after_a_seat() -> None:
+    # the seats after *seat* going clockwise (S16's "clockwise from the caller"), for any
+    # table size and any subset of its seats, the seat itself last when it is listed
+    rng = random.Random(16)
+    for _ in range(2000):
+        n = rng.randint(2, 8)
+        seats = rng.sample(range(n), rng.randint(1, n))
+        seat = rng.randrange(n)
+        expected = [p % n for p in range(seat + 1, seat + n + 1) if p % n in seats]
+        assert clockwise_from(seat, seats, n) == expected
+    assert clockwise_from(2, [0, 1, 2, 3], 4) == [3, 0, 1, 2]
