@@ -24,7 +24,7 @@ play: $(VENV)/.installed-tui
 ## test: install what it needs and run the whole test suite, linters and type check
 ## (on the pure-Python modules, even where compiled ones sit beside them: YANIV_PURE=1)
 test: $(VENV)/.installed
-	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff check src tests bench tools
 	$(BIN)/mypy
 	YANIV_PURE=1 $(BIN)/pytest
 

@@ -36,7 +36,7 @@ import sys
 import time
 from pathlib import Path
 
-from yaniv import COMPILED, Game, Rules
+from yaniv import COMPILED, Game, RoundState, Rules
 
 ROOT = Path(__file__).resolve().parent.parent
 BUILD = ROOT / "build" / "compiled"
@@ -82,7 +82,7 @@ def play_rounds(rules: Rules, players: int, seconds: float, seed: int) -> dict[s
 def legal_rate(rules: Rules, players: int, seconds: float, seed: int) -> float:
     """legal_actions_per_s: full legal discard generation on positions met in play."""
     game = Game(rules, players=players, seed=seed)
-    states = []
+    states: list[RoundState] = []
     rng = random.Random(seed)
     state = game.round
     state.log = None

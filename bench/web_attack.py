@@ -37,7 +37,7 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -181,7 +181,7 @@ class Tally:
         self.opened = 0
         self.refused = 0
         self.bytes_written = 0
-        self.answers: dict[str, int] = {}
+        self.answers: dict[str, float] = {}
 
     def as_dict(self) -> dict[str, Any]:
         return {k: v for k, v in vars(self).items() if v}
@@ -332,7 +332,7 @@ async def slowloris(port: int, url: str, table: str, token: str, stop: asyncio.E
     tally.answers["closed_by_s"] = round(max(closed_after), 1) if closed_after else -1
 
 
-RUNNERS: dict[str, Callable[..., Awaitable[None]]] = {
+RUNNERS: dict[str, Callable[..., Coroutine[Any, Any, None]]] = {
     "sync_flood": sync_flood,
     "slow_reader": slow_reader,
     "big_body": big_body,

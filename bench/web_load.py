@@ -66,7 +66,7 @@ def free_port() -> int:
 
 
 def choose(view: dict[str, Any]) -> dict[str, Any] | None:
-    legal = [a for a in view["legal"] if a["type"] != "slap"]
+    legal: list[dict[str, Any]] = [a for a in view["legal"] if a["type"] != "slap"]
     for a in legal:
         if a["type"] == "yaniv":
             return a

@@ -19,6 +19,7 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -61,7 +62,7 @@ def private_postgres() -> Iterator[str]:
     os.mkdir(sock)
     os.chmod(sock, 0o777)
     port = _free_port()
-    run = {"check": True, "capture_output": True, "text": True, "timeout": 120}
+    run: dict[str, Any] = {"check": True, "capture_output": True, "text": True, "timeout": 120}
     try:
         init = [f"{bin_dir}/initdb", "-D", data, "-A", "trust", "-U", "postgres"]
         subprocess.run(_as_postgres(init), **run)
