@@ -473,3 +473,20 @@ def test_S7_1_a_joker_discard_with_one_deck_takes_a_joker_held() -> None:
     st.apply(0, "discard JK")
     assert hand(st, 0) == ["5D", "JK"]
     assert pile(st)[-1] == ["JK"]
+
+
+def test_S7_listed_discards_table_stays_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the shared actions are a cache with a bound: cleared when full, the listing still right
+    import yaniv
+    from yaniv import Action
+    from yaniv import state as state_module
+
+    if yaniv.COMPILED:
+        pytest.skip("a compiled build inlines the bound (a Final constant): tested on pure Python")
+    monkeypatch.setattr(state_module, "_DISCARD_ACTIONS_LIMIT", 3)
+    state_module._DISCARD_ACTIONS.clear()
+    st = state(["7H 7S 7D 8H 9H", "2C"])
+    for _ in range(3):
+        listed = [a for a in st.legal_actions() if a.type == "discard"]
+        assert listed == [Action("discard", d) for d in st.discards()]
+        assert len(state_module._DISCARD_ACTIONS) <= 3
