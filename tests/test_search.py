@@ -276,3 +276,25 @@ def test_took_from_pile_reads_a_seen_card_of_the_group_before() -> None:
             group = view.last_discards[view.seat]
             assert group is None or not {c % 54 for c in view.seen[other]} & {c % 54 for c in group}
     assert checked[True] > 0 and checked[False] > 0
+
+
+def test_the_search_playouts_call_later_than_the_heuristic() -> None:
+    """The search's playouts call at PLAYOUT_RISK (issue 20): only where the heuristic's 0.3 calls too."""
+    from yaniv.bots.playout import PLAYOUT_RISK
+
+    assert HeuristicBot().w.risk > PLAYOUT_RISK
+    model = default_model()
+    later = sooner = 0
+    for seed in range(3):
+        for state, view in views_along_a_game("standard", 2, seed=seed, limit=400):
+            if not any(a.type == "yaniv" for a in view.legal):
+                continue
+            first_moves = []
+            for risk in (PLAYOUT_RISK, HeuristicBot().w.risk):
+                s = state.copy()
+                playout(s, model, risk)
+                first_moves.append(s.result is not None and s.turns == state.turns + 1)
+            assert not (first_moves[0] and not first_moves[1])  # never calls where 0.3 would not
+            later += first_moves[0]
+            sooner += first_moves[1]
+    assert 0 < later < sooner
