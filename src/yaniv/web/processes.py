@@ -132,11 +132,17 @@ class Processes:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
-        for job in list(self._jobs):
+        jobs = list(self._jobs)
+        for job in jobs:
             job.cancel()
+        if jobs:
+            # let them end (their transactions too) before writing: a job cancelled but not
+            # awaited could keep SQLite's write lock while expire_leases waits for it
+            await asyncio.wait(jobs, timeout=2.0)
         await self.renewer.stop()  # before expiring: a renewal after it would undo it
         with contextlib.suppress(Exception):
-            await self.hub.store.expire_leases(self.me)
+            # bounded: a stopping process must stop; its leases run out by themselves anyway
+            await asyncio.wait_for(self.hub.store.expire_leases(self.me), 5.0)
         await self.cluster.close()
 
     # ----------------------------------------------------------------- leases
