@@ -256,6 +256,14 @@ def run_build(src: Path, pure: bool, args: argparse.Namespace, rules: str, playe
     return run_in_build(__file__, src, pure, argv)
 
 
+def _rate(result: dict[str, object], key: str) -> int:
+    """The figure *key* of one run's JSON line (a whole number of turns or calls a second)."""
+    value = result.get(key)
+    if not isinstance(value, int):
+        sys.exit(f"bench/engine.py: a run's {key} is {value!r}, not a whole number")
+    return value
+
+
 def compare(args: argparse.Namespace, configs: list[tuple[Rules, int]]) -> None:
     compiled_src = build_compiled()
     pure_src = ROOT / "src"
@@ -276,10 +284,8 @@ def compare(args: argparse.Namespace, configs: list[tuple[Rules, int]]) -> None:
             pairs.append((pure, run_build(compiled_src, False, args, spec, players)))
         line: dict[str, object] = {"rules": str(rules), "players": players, "repeat": args.repeat}
         for key in keys:
-            figures = [(pure[key], fast[key]) for pure, fast in pairs]
-            pure_figures = [p for p, _ in figures if isinstance(p, int)]
-            fast_figures = [c for _, c in figures if isinstance(c, int)]
-            assert len(pure_figures) == len(fast_figures) == len(figures)
+            pure_figures = [_rate(pure, key) for pure, _ in pairs]
+            fast_figures = [_rate(fast, key) for _, fast in pairs]
             ratios = sorted(c / p for p, c in zip(pure_figures, fast_figures, strict=True))
             line[key] = {
                 "pure": round(statistics.median(pure_figures)),
