@@ -71,6 +71,7 @@ def measure(bot: str, spec: str, players: int, games: int, seed: int, risks: lis
     n: Counter[str] = Counter()
     bot_only: Counter[int] = Counter()
     playout_only: Counter[int] = Counter()
+    values = rules.card_values
     for g in range(games):
         game = Game(rules, players=players, seed=seed + g)
         seats = [make_arena_bot(bot, untimed=True) for _ in range(players)]
@@ -84,7 +85,6 @@ def measure(bot: str, spec: str, players: int, games: int, seed: int, risks: lis
                 continue
             seat = decision.seat
             state = table.round
-            values = rules.card_values
             view = table.view(seat)
             estimate = None
             if any(a.type == "yaniv" for a in view.legal):
@@ -138,7 +138,7 @@ def measure(bot: str, spec: str, players: int, games: int, seed: int, risks: lis
         "call_decisions": n["call_decisions"],
         "bot_calls": n["bot_calls"],
         "call_agreement_by_risk": by_risk,
-        "best_risk": max(risks, key=lambda r: (agree[r], -abs(r - PLAYOUT_RISK))) if risks else None,
+        "best_risk": max(risks, key=lambda r: (agree[r], -abs(r - PLAYOUT_RISK))),
         "turns": n["turns"],
         "discard_agreement": round(n["same_discard"] / (n["turns"] or 1), 4),
         "take_agreement": round(n["same_take"] / same, 4),
@@ -169,6 +169,8 @@ def main() -> None:
         make_arena_bot(args.bot)
     except ValueError as e:
         parser.error(str(e))
+    if not risks or not all(0.0 <= r <= 1.0 for r in risks):
+        parser.error(f"--risks {args.risks!r}: give Assaf levels between 0 and 1, comma-separated")
     if not rules.min_players <= args.players <= rules.max_players:
         parser.error(f"--players {args.players}: these rules seat {rules.min_players} to {rules.max_players}")
     if args.games < 1:

@@ -42,13 +42,15 @@ def test_playout_call_rule_at_the_heuristics_risk_agrees_with_its_calls() -> Non
 def test_bad_arguments_are_named_without_a_traceback(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """A bad bot, rule set or table size is a usage error naming it."""
+    """A bad bot, rule set, table size or Assaf level is a usage error naming it."""
     module = _load()
     for argv, named in (
         (["--bot", "nosuchbot"], "nosuchbot"),
         (["--rules", "standard(nosuch=1)"], "nosuch"),
         (["--players", "1"], "--players"),
         (["--risks", "x"], "x"),
+        (["--risks", "0.1,2"], "--risks"),
+        (["--risks", ","], "--risks"),
     ):
         monkeypatch.setattr(sys, "argv", ["fidelity.py", *argv])
         with pytest.raises(SystemExit) as stop:
