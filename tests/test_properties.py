@@ -366,9 +366,11 @@ def test_copy_is_equal_and_independent(sc: Scenario, seed: int) -> None:
     assert state.to_position() == before
     assert len(game.events) == events
     # poke at every mutable part of the copy
-    copy.hands[state.current] ^= 1
+    copy.hand_lo[state.current] ^= 1
+    copy.hand_hi[state.current] ^= 1
     copy.hv[0] += 100
-    copy.seen[0] ^= 2
+    copy.seen_lo[0] ^= 2
+    copy.seen_hi[0] ^= 2
     copy.stock.append(3)
     copy.pile.append((4,))
     copy.totals[0] += 1000
@@ -598,8 +600,8 @@ def _permute_hidden(state: RoundState, seat: int | None, rng: random.Random) -> 
     for q, mask in hidden.items():
         k = mask.bit_count()
         new, rest = rest[:k], rest[k:]
-        other.hands[q] = (state.hands[q] & ~mask) | sum(1 << c for c in new)
-        other.hv[q] = sum(values[c] for c in bits(other.hands[q]))
+        other.set_hand(q, (state.hands[q] & ~mask) | sum(1 << c for c in new))
+        assert other.hv[q] == sum(values[c] for c in bits(other.hands[q]))
     assert not rest
     return other
 

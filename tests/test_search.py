@@ -166,7 +166,8 @@ def _called(
     """A round in which seat 0 called Yaniv with the given totals and hands."""
     state = Game(rules, players=players, seed=1).round
     state.totals = totals
-    state.hands = hands
+    for p, mask in enumerate(hands):
+        state.set_hand(p, mask)
     state.hv = hv
     state.current = 0
     state.fast_yaniv()

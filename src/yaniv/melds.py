@@ -93,8 +93,15 @@ class MeldTable:
 
     def discards(self, hand: int) -> list[tuple[int, ...]]:
         """Every legal discard (S7) of the hand bitmask, each an ordered tuple of ids."""
-        lo = hand & M54  # deck 0's cards
-        hi = hand >> 54  # deck 1's cards, shifted down to the same 54-bit lanes
+        return self.discards_of(hand & M54, hand >> 54)
+
+    def discards_of(self, lo: int, hi: int) -> list[tuple[int, ...]]:
+        """:meth:`discards` of the hand given as its two deck words.
+
+        *lo* holds deck 0's cards (ids 0..53), *hi* deck 1's shifted down to the same
+        54-bit lanes (ids 54..107 as bits 0..53), as :class:`~yaniv.state.RoundState`
+        keeps hands.
+        """
         nat_lo = lo & NAT
         nat_hi = hi & NAT
         nat = nat_lo | nat_hi

@@ -218,7 +218,7 @@ def load_position(cls: type[RoundState], pos: Any, *, shuffler: Shuffler | None,
                 if not free:
                     raise PositionError(f"position field {field!r}: seat {p} does not hold {CARDS[kind]}")
                 mask |= 1 << free[0]
-            state.seen[p] = mask
+            state.set_seen(p, mask)
     last = pos.get("last_discards")
     if last is not None:
         for p, group in enumerate(_list(last, "last_discards", n)):
@@ -241,7 +241,8 @@ def load_position(cls: type[RoundState], pos: Any, *, shuffler: Shuffler | None,
             raise PositionError(f"position field 'drawn': seat {seat} does not hold {CARDS[kind]}")
         if state.nxt[seat] != current:
             raise PositionError("position field 'drawn': the drawer must be the player before 'current'")
-        held.sort(key=lambda c: state.seen[seat] >> c & 1)  # the drawn copy was not seen taken
+        seen_taken = state.seen[seat]
+        held.sort(key=lambda c: seen_taken >> c & 1)  # the drawn copy was not seen taken
         state.drawn, state.slapper = held[0], seat
     elif drawn is not None:
         raise PositionError("position field 'drawn' is only for phase after_draw")

@@ -10,8 +10,11 @@ here and only here. Three ways to change a state:
 * ``fast_*`` methods — unchecked, no undo, no allocation beyond the discard itself:
   the simulation hot path (``bench/engine.py``).
 
-Internally cards are physical ids, hands int bitmasks, the stock a list whose *end* is
-the top, the discard pile a list of tuples (groups, oldest first).
+Internally cards are physical ids; a hand (and the cards seen taken) is two bitmask
+words per seat, deck 0's cards and deck 1's shifted down by 54, so that every mask fits
+a machine word even with two decks (a compiled build does native arithmetic on them);
+:attr:`RoundState.hands` joins them. The stock is a list whose *end* is the top, the
+discard pile a list of tuples (groups, oldest first).
 """
 
 from __future__ import annotations
@@ -53,7 +56,7 @@ from .melds import TAKE_ANY_OF_SET, TAKE_TOP, MeldTable, classify, is_set_group,
 from .rules import Rules
 from .scoring import RoundResult, settle
 
-__all__ = ["PHASES", "Phase", "RoundState", "SeatView", "Shuffler"]
+__all__ = ["PHASES", "Phase", "RoundState", "SeatView", "Shuffler", "add_card", "remove_card"]
 
 
 class Phase(StrEnum):
@@ -137,6 +140,27 @@ def _mask_value(mask: int, values: tuple[int, ...]) -> int:
     return total
 
 
+def add_card(lo: list[int], hi: list[int], seat: int, card: int) -> None:
+    """Set physical id *card* in *seat*'s mask kept as the two deck words *lo*, *hi*."""
+    if card < 54:
+        lo[seat] = lo[seat] | (1 << card)  # not |=: native ints when compiled
+    else:
+        hi[seat] = hi[seat] | (1 << (card - 54))
+
+
+def remove_card(lo: list[int], hi: list[int], seat: int, card: int) -> None:
+    """Clear physical id *card* in *seat*'s mask kept as the two deck words *lo*, *hi*."""
+    if card < 54:
+        lo[seat] = lo[seat] & ~(1 << card)
+    else:
+        hi[seat] = hi[seat] & ~(1 << (card - 54))
+
+
+def _joined(lo: list[int], hi: list[int]) -> tuple[int, ...]:
+    """Every seat's mask from its two deck words, as one bitmask of physical ids."""
+    return tuple([lo[p] | hi[p] << 54 if hi[p] else lo[p] for p in range(len(lo))])
+
+
 def _discard_action(cards: tuple[int, ...]) -> Action:
     """The discard of physical *cards* as an action (its cards as :class:`Card` values)."""
     if len(cards) == 1:
@@ -169,7 +193,8 @@ class RoundState:
         "dealer",
         "drawn",
         "eliminated",
-        "hands",
+        "hand_hi",
+        "hand_lo",
         "hv",
         "last_discard",
         "log",
@@ -181,7 +206,8 @@ class RoundState:
         "reshuffles",
         "result",
         "rules",
-        "seen",
+        "seen_hi",
+        "seen_lo",
         "shuffler",
         "slapper",
         "stock",
@@ -192,9 +218,15 @@ class RoundState:
 
     rules: Rules
     n: int
-    hands: list[int]
+    hand_lo: list[int]
+    """Per seat, the deck-0 cards held (physical ids 0..53 as bits 0..53)."""
+    hand_hi: list[int]
+    """Per seat, the deck-1 cards held (physical ids 54..107 as bits 0..53); 0 with one deck."""
     hv: list[int]
-    seen: list[int]
+    seen_lo: list[int]
+    """Per seat, the deck-0 cards he was seen taking from the pile and still holds."""
+    seen_hi: list[int]
+    """Per seat, the deck-1 cards seen taken and still held (as :attr:`hand_hi`)."""
     stock: list[int]
     pile: list[tuple[int, ...]]
     current: int
@@ -247,10 +279,12 @@ class RoundState:
         self._values = rules.card_values
         self._thr = rules.threshold
         self._meld = meld_table(rules)
-        self.hands = list(hands)
+        self.hand_lo = [h & _M54 for h in hands]
+        self.hand_hi = [h >> 54 for h in hands]
         values = self._values
         self.hv = [_mask_value(h, values) for h in hands]
-        self.seen = [0] * n
+        self.seen_lo = [0] * n
+        self.seen_hi = [0] * n
         # per seat, the group he last discarded this round (public history; an optional
         # position field, forgotten when a reshuffle takes the group into the stock)
         self.last_discard: list[tuple[int, ...] | None] = [None] * n
@@ -308,7 +342,7 @@ class RoundState:
         state.turns = view.turns
         for p, cards in enumerate(view.seen):
             for card in cards:
-                state.seen[p] |= 1 << int(card)
+                add_card(state.seen_lo, state.seen_hi, p, int(card))
         state.last_discard = [None if g is None else tuple(int(c) for c in g) for g in view.last_discards]
         if view.phase == Phase.AFTER_DISCARD:
             state.phase = AFTER_DISCARD
@@ -324,6 +358,42 @@ class RoundState:
     # ------------------------------------------------------------------ queries
 
     @property
+    def hands(self) -> tuple[int, ...]:
+        """Every seat's hand as one bitmask of physical ids (a copy: see :meth:`set_hand`)."""
+        return _joined(self.hand_lo, self.hand_hi)
+
+    @property
+    def seen(self) -> tuple[int, ...]:
+        """Per seat, the cards he was seen taking and still holds, one bitmask each (a copy)."""
+        return _joined(self.seen_lo, self.seen_hi)
+
+    def hand_mask(self, seat: int) -> int:
+        """*seat*'s hand as one bitmask of physical ids."""
+        hi = self.hand_hi[seat]
+        return self.hand_lo[seat] | hi << 54 if hi else self.hand_lo[seat]
+
+    def hand_count(self, seat: int) -> int:
+        """How many cards *seat* holds."""
+        return self.hand_lo[seat].bit_count() + self.hand_hi[seat].bit_count()
+
+    def set_hand(self, seat: int, mask: int) -> None:
+        """Give *seat* the hand *mask* (physical ids; unchecked), its value recounted.
+
+        For tests, puzzles and search that edit a state; cards seen taken that the new
+        hand no longer holds are forgotten.
+        """
+        self.hand_lo[seat] = mask & _M54
+        self.hand_hi[seat] = mask >> 54
+        self.hv[seat] = _mask_value(mask, self._values)
+        self.seen_lo[seat] = self.seen_lo[seat] & self.hand_lo[seat]
+        self.seen_hi[seat] = self.seen_hi[seat] & self.hand_hi[seat]
+
+    def set_seen(self, seat: int, mask: int) -> None:
+        """Mark the cards of *mask* as seen taken by *seat* (unchecked: he should hold them)."""
+        self.seen_lo[seat] = mask & _M54
+        self.seen_hi[seat] = mask >> 54
+
+    @property
     def phase_name(self) -> Phase:
         """The phase as in the position format: turn_start, after_discard, after_draw, round_over."""
         return PHASES[self.phase]
@@ -335,7 +405,7 @@ class RoundState:
 
     def hand(self, seat: int) -> list[Card]:
         """The cards in *seat*'s hand, in canonical order (by kind: suits S H D C, then jokers)."""
-        return sorted((CARDS[c] for c in cards_of_mask(self.hands[seat])), key=_by_kind)
+        return sorted((CARDS[c] for c in cards_of_mask(self.hand_mask(seat))), key=_by_kind)
 
     def hand_value(self, seat: int) -> int:
         """The value of *seat*'s hand (S2)."""
@@ -356,7 +426,8 @@ class RoundState:
 
     def discards(self) -> list[tuple[int, ...]]:
         """Every legal discard of the current player (physical ids, laid order); fast path."""
-        return self._meld.discards(self.hands[self.current])
+        seat = self.current
+        return self._meld.discards_of(self.hand_lo[seat], self.hand_hi[seat])
 
     def takeable_cards(self) -> list[int]:
         """Physical ids of the takeable cards of the previous group, one per kind (S8).
@@ -397,10 +468,11 @@ class RoundState:
         group = self.previous_group()
         if group is None:
             return []
-        hand = self.hands[self.current]
+        lo = self.hand_lo[self.current]
+        hi = self.hand_hi[self.current]
         out = []
         for _pos, kind in joker_targets(group, self.rules):
-            if hand >> kind & 1 or hand >> (kind + 54) & 1:
+            if (lo | hi) >> kind & 1:
                 out.append(CARDS[kind])
         return out
 
@@ -413,7 +485,7 @@ class RoundState:
     def _slap_group(self, card: int) -> tuple[int, ...] | None:
         """The discard extended by *card* if the slap is legal (S20), else None."""
         seat = self.slapper
-        if seat is None or self.hands[seat] == 1 << card or not self.pile:
+        if seat is None or self.hand_count(seat) <= 1 or not self.pile:
             return None  # the hand must keep a card
         group = self.pile[-1]
         mode = self.rules.quick_discard
@@ -481,7 +553,8 @@ class RoundState:
         return (
             self.rules.asef
             and self.phase == AFTER_DISCARD
-            and self.hands[self.current] == 0
+            and self.hand_lo[self.current] == 0
+            and self.hand_hi[self.current] == 0
             and len(self.pile[-1]) == 1
             and bool(self.stock)
         )
@@ -509,7 +582,8 @@ class RoundState:
                 if self.hv[self.current] <= self._thr:
                     self.fast_yaniv()
                     return turns + 1
-                discards = self._meld.discards(self.hands[self.current])
+                seat = self.current
+                discards = self._meld.discards_of(self.hand_lo[seat], self.hand_hi[seat])
                 x = rand()
                 self.fast_discard(discards[int(x * float(len(discards)))])
             takeable = self.takeable_cards()
@@ -538,11 +612,14 @@ class RoundState:
             else:
                 hi |= 1 << (c - 54)
             value += values[c]
-        mask = lo | hi << 54 if hi else lo
-        self.hands[seat] = self.hands[seat] ^ mask
+        self.hand_lo[seat] = self.hand_lo[seat] ^ lo
         self.hv[seat] = self.hv[seat] - value
-        if self.seen[seat] & mask:
-            self.seen[seat] = self.seen[seat] & ~mask
+        if self.seen_lo[seat] & lo:
+            self.seen_lo[seat] = self.seen_lo[seat] & ~lo
+        if hi:
+            self.hand_hi[seat] = self.hand_hi[seat] ^ hi
+            if self.seen_hi[seat] & hi:
+                self.seen_hi[seat] = self.seen_hi[seat] & ~hi
         self.pile.append(cards)
         self.last_discard[seat] = cards
         self.phase = AFTER_DISCARD
@@ -556,7 +633,7 @@ class RoundState:
         """Take the top of the stock (unchecked); reshuffles if it empties (S9)."""
         seat = self.current
         card = self.stock.pop()
-        self.hands[seat] = self.hands[seat] | (1 << card)
+        add_card(self.hand_lo, self.hand_hi, seat, card)
         self.hv[seat] = self.hv[seat] + self._values[card]
         if self.log is not None:
             event = _new_event(Draw)
@@ -590,9 +667,9 @@ class RoundState:
             pile[-2] = rest
         else:
             del pile[-2]
-        self.hands[seat] = self.hands[seat] | (1 << card)
+        add_card(self.hand_lo, self.hand_hi, seat, card)
         self.hv[seat] = self.hv[seat] + self._values[card]
-        self.seen[seat] = self.seen[seat] | (1 << card)
+        add_card(self.seen_lo, self.seen_hi, seat, card)
         if self.log is not None:
             event = _new_event(Take)
             _fill_event(event, type="take", seat=seat, card=_name(card))
@@ -609,9 +686,11 @@ class RoundState:
         pos = next(i for i, kind in joker_targets(group, self.rules) if kind == KIND[card])
         joker = group[pos]
         self.pile[index] = (*group[:pos], card, *group[pos + 1 :])
-        self.hands[seat] = self.hands[seat] ^ ((1 << card) | (1 << joker))
+        remove_card(self.hand_lo, self.hand_hi, seat, card)
+        add_card(self.hand_lo, self.hand_hi, seat, joker)
         self.hv[seat] = self.hv[seat] - self._values[card]
-        self.seen[seat] = (self.seen[seat] & ~(1 << card)) | (1 << joker)
+        remove_card(self.seen_lo, self.seen_hi, seat, card)
+        add_card(self.seen_lo, self.seen_hi, seat, joker)
         if self.log is not None:
             self.log.append(Swap(seat, _name(card), pos))
         self.turns += 1
@@ -627,7 +706,7 @@ class RoundState:
         extended = self._slap_group(card)
         assert extended is not None
         self.pile[-1] = extended
-        self.hands[seat] = self.hands[seat] ^ (1 << card)
+        remove_card(self.hand_lo, self.hand_hi, seat, card)
         self.hv[seat] = self.hv[seat] - self._values[card]
         self.phase = TURN_START
         self.slapper = None
@@ -646,7 +725,7 @@ class RoundState:
         """The current player calls Asef (unchecked): blind card and showdown (S21)."""
         seat = self.current
         card = self.stock.pop()
-        self.hands[seat] = self.hands[seat] | (1 << card)
+        add_card(self.hand_lo, self.hand_hi, seat, card)
         self.hv[seat] = self.hv[seat] + self._values[card]
         if self.log is not None:
             self.log.append(Asef(seat, _name(card)))
@@ -680,7 +759,7 @@ class RoundState:
                 for p in self.active:
                     # by kind, as the deal lists hands: a replay may hold the other deck's
                     # copy of a card (two decks), so physical ids would order them apart
-                    hands[p] = [_name(c) for c in sorted(cards_of_mask(self.hands[p]), key=_by_kind)]
+                    hands[p] = [_name(c) for c in sorted(cards_of_mask(self.hand_mask(p)), key=_by_kind)]
                 self.log.append(Showdown(hands))
             self.log.append(RoundEnd(result.to_dict()))
         return result
@@ -732,9 +811,11 @@ class RoundState:
                 self.turns,
                 self.reshuffles,
                 self.result,
-                self.hands[:],
+                self.hand_lo[:],
+                self.hand_hi[:],
                 self.hv[:],
-                self.seen[:],
+                self.seen_lo[:],
+                self.seen_hi[:],
                 self.last_discard[:],
                 self.stock,
                 len(self.stock),
@@ -763,9 +844,11 @@ class RoundState:
             self.turns,
             self.reshuffles,
             self.result,
-            self.hands,
+            self.hand_lo,
+            self.hand_hi,
             self.hv,
-            self.seen,
+            self.seen_lo,
+            self.seen_hi,
             self.last_discard,
             stock,
             stock_len,
@@ -818,11 +901,12 @@ class RoundState:
         Of two copies of a kind, the one not seen taken is used first, so which copies
         stay public does not depend on internal ids (positions keep only kinds).
         """
-        hand = self.hands[seat]
-        if hand >> 54 == 0:
+        lo = self.hand_lo[seat]
+        hi = self.hand_hi[seat]
+        if hi == 0:
             # no deck-1 card held: a natural kind's only copy in the hand is its deck-0 id,
             # so only jokers (two copies in one deck) need the copies' order below
-            left = hand
+            left = lo
             found: list[int] = []
             for card in cards:
                 kind = KIND[card]
@@ -832,18 +916,13 @@ class RoundState:
                 found.append(kind)
             else:
                 return tuple(found)
-        seen = self.seen[seat]
-        # Both masks as two 54-bit words (deck 0's cards, deck 1's): two-deck masks have
-        # 108 bits, and bit tests on words that fit a machine int run natively compiled.
-        lo = hand & _M54
-        hi = hand >> 54
-        seen_lo = seen & _M54
-        seen_hi = seen >> 54
+        seen_lo = self.seen_lo[seat]
+        seen_hi = self.seen_hi[seat]
         out: list[int] = []
         for card in cards:
             kind = KIND[card]
             choices = _COPIES[kind]
-            if seen:
+            if seen_lo or seen_hi:
                 # the copies not seen taken first, each part in id order (a stable sort by
                 # the seen bit, without a key function per card)
                 unseen = [p for p in choices if not _has(seen_lo, seen_hi, p)]
@@ -1023,9 +1102,11 @@ class RoundState:
         new.slapper = self.slapper
         new.tiebreak = self.tiebreak
         new.turns = self.turns
-        new.hands = self.hands[:]
+        new.hand_lo = self.hand_lo[:]
+        new.hand_hi = self.hand_hi[:]
         new.hv = self.hv[:]
-        new.seen = self.seen[:]
+        new.seen_lo = self.seen_lo[:]
+        new.seen_hi = self.seen_hi[:]
         new.last_discard = self.last_discard[:]
         new.stock = self.stock[:]
         new.pile = self.pile[:]
@@ -1041,8 +1122,8 @@ class RoundState:
         """Everything that defines the state, for equality and hashing."""
         return (
             self.rules,
-            tuple(self.hands),
-            tuple(self.seen),
+            self.hands,
+            self.seen,
             tuple(self.stock),
             tuple(self.pile),
             self.current,
@@ -1116,7 +1197,7 @@ class RoundState:
             active=self.active,
             hand=self.hand(seat) if seat is not None else [],
             hand_value=self.hv[seat] if seat is not None else None,
-            hand_counts=[h.bit_count() for h in self.hands],
+            hand_counts=[self.hand_count(p) for p in range(self.n)],
             seen=[self._seen_cards(p) for p in range(self.n)],
             hands_shown=[self.hand(p) for p in range(self.n)] if over and self._showdown() else None,
             discard_pile=[[CARDS[c] for c in g] for g in self.pile],
@@ -1136,7 +1217,8 @@ class RoundState:
         return self.result is not None and self.result.kind != "false_yaniv"
 
     def _seen_cards(self, seat: int) -> list[Card]:
-        return [CARDS[c] for c in cards_of_mask(self.seen[seat])]
+        hi = self.seen_hi[seat]
+        return [CARDS[c] for c in cards_of_mask(self.seen_lo[seat] | hi << 54 if hi else self.seen_lo[seat])]
 
     def events_for(self, seat: int | None) -> list[dict[str, Any]]:
         """The events of this round as *seat* may see them."""

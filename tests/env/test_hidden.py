@@ -39,8 +39,7 @@ def redealt(state: RoundState, seat: int, rng: random.Random) -> RoundState:
         for c in hidden[:unseen]:
             mask |= 1 << c
         del hidden[:unseen]
-        other.hands[p] = mask
-        other.hv[p] = sum(state.rules.card_values[c] for c in cards_of_mask(mask))
+        other.set_hand(p, mask)  # its value recounted
     other.stock = hidden
     return other
 

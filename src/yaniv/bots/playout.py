@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from ..actions import Action
 from ..cards import KIND, RANK, SUIT, deck
 from ..rules import Rules
-from ..state import ROUND_OVER, RoundState, SeatView
+from ..state import ROUND_OVER, RoundState, SeatView, add_card
 from .model import HandModel
 from .share import win_share
 
@@ -68,15 +68,9 @@ class _Knobs:
         self.rules = rules
         self.threshold: int = rules.threshold
         self.tie = 0 if rules.assaf_on_tie else 1
-        self.decks = [rules.decks_for(p) for p in range(_MAX_PLAYERS + 1)]
         self.best_discard: dict[int, tuple[tuple[int, ...], int]] = {}
 
-    def one_deck(self, players: int) -> bool:
-        """Whether a game of *players* players is dealt from one deck."""
-        return (self.decks[players] if players <= _MAX_PLAYERS else 2) == 1
 
-
-_MAX_PLAYERS = 8
 _KNOBS: dict[Rules, _Knobs] = {}
 _LAST_KNOBS: list[_Knobs] = []
 
@@ -96,12 +90,11 @@ _CACHE_LIMIT = 200_000
 
 
 _SAME_RANK: tuple[int, ...] = tuple(
-    0 if SUIT[c] < 0 else sum(1 << x for x in range(108) if SUIT[x] >= 0 and RANK[x] == RANK[c])
+    0 if SUIT[c] < 0 else sum(1 << x for x in range(54) if SUIT[x] >= 0 and RANK[x] == RANK[c])
     for c in range(108)
 )
-"""Per physical card: the mask of every natural card of its rank (both decks); 0 for jokers."""
-_SAME_RANK_ONE_DECK: tuple[int, ...] = tuple(m & ((1 << 54) - 1) for m in _SAME_RANK)
-"""The same masks cut to the first deck's 54 bits: one-deck hands stay machine ints when compiled."""
+"""Per physical card: the natural cards of its rank as one deck word (0 for jokers), to test
+against a hand's deck words folded together (``hand_lo | hand_hi``)."""
 
 
 def best_discard(state: RoundState, values: Sequence[int]) -> tuple[tuple[int, ...], int]:
@@ -133,11 +126,12 @@ def playout(state: RoundState, model: HandModel, risk: float = 0.3, cap: int = 4
     thr = knobs.threshold
     tie = knobs.tie
     hv = state.hv
-    hands = state.hands
-    seen = state.seen
+    hand_lo = state.hand_lo  # hands and cards seen taken as two deck words (RoundState)
+    hand_hi = state.hand_hi
+    seen_lo = state.seen_lo
+    seen_hi = state.seen_hi
     cdf = model.cdf
     players = len(state.active)
-    same_rank = _SAME_RANK_ONE_DECK if knobs.one_deck(len(hands)) else _SAME_RANK
     best_of = knobs.best_discard
     over = ROUND_OVER
     while state.phase != over:
@@ -153,11 +147,17 @@ def playout(state: RoundState, model: HandModel, risk: float = 0.3, cap: int = 4
             for p in state.active:
                 if p != seat:
                     x = v - tie
-                    hidden = hands[p].bit_count()
-                    m = seen[p]
+                    hidden = hand_lo[p].bit_count() + hand_hi[p].bit_count()
+                    m = seen_lo[p]
                     while m:
                         low = m & -m
                         x -= values[low.bit_length() - 1]
+                        hidden -= 1
+                        m ^= low
+                    m = seen_hi[p]
+                    while m:
+                        low = m & -m
+                        x -= values[low.bit_length() + 53]  # deck 1: id 54 + bit
                         hidden -= 1
                         m ^= low
                     if x < 0:
@@ -170,7 +170,9 @@ def playout(state: RoundState, model: HandModel, risk: float = 0.3, cap: int = 4
             if 1.0 - safe <= call_risk(rules, state.totals, state.active, seat, v, risk):
                 state.fast_yaniv()
                 return
-        mask = hands[seat]
+        lo = hand_lo[seat]
+        hi = hand_hi[seat]
+        mask = lo | hi << 54 if hi else lo  # the cache's key: the whole hand
         cached = best_of.get(mask)
         if cached is None:
             cached = best_discard(state, values)
@@ -181,10 +183,11 @@ def playout(state: RoundState, model: HandModel, risk: float = 0.3, cap: int = 4
         state.fast_discard(best)
         take = -1
         take_value = 11
-        held = hands[seat]
+        # the ranks held, both decks' copies folded onto one 54-bit word
+        held = hand_lo[seat] | hand_hi[seat]
         for c in state.takeable_cards():
             v = values[c]
-            if v < take_value and (v <= 3 or held & same_rank[c]):
+            if v < take_value and (v <= 3 or held & _SAME_RANK[c]):
                 take, take_value = c, v  # a low card, or one that pairs with the hand
         if take >= 0 and (take_value < thrown or not state.stock):
             state.fast_take(take)
@@ -271,14 +274,15 @@ class Determinizer:
         """One full deal: a fresh state the caller may play on (its reshuffles draw from *rng*)."""
         values = self.values
         state = self.template.copy()
-        hands = state.hands
+        lo = state.hand_lo
+        hi = state.hand_hi
         hv = state.hv
         missing = self.missing[:]
         groups = [g[:] for g in self.groups]
         for p, kept, dist, _ in self.kept:
             if kept > 0 and dist is not None:
                 for c in _deal_from(groups, dist, kept, rng):
-                    hands[p] |= 1 << c
+                    add_card(lo, hi, p, c)
                     hv[p] += values[c]
                 missing[p] -= kept
         for p, _, _, drew in self.kept:
@@ -293,7 +297,7 @@ class Determinizer:
                         i -= len(groups[v])
                         v += 1
                     c = _take_any(groups[v], rng)
-                    hands[p] |= 1 << c
+                    add_card(lo, hi, p, c)
                     hv[p] += values[c]
                     missing[p] -= 1
         wanted = 0
@@ -306,7 +310,7 @@ class Determinizer:
             m = missing[p]
             if m > 0:
                 for c in keyed[at : at + m]:
-                    hands[p] |= 1 << c
+                    add_card(lo, hi, p, c)
                     hv[p] += values[c]
                 at += m
         rest: list[int] = []
