@@ -633,7 +633,10 @@ class RoundState:
         """Take the top of the stock (unchecked); reshuffles if it empties (S9)."""
         seat = self.current
         card = self.stock.pop()
-        add_card(self.hand_lo, self.hand_hi, seat, card)
+        if card < 54:  # add_card() inlined: every turn of every playout draws or takes
+            self.hand_lo[seat] = self.hand_lo[seat] | (1 << card)
+        else:
+            self.hand_hi[seat] = self.hand_hi[seat] | (1 << (card - 54))
         self.hv[seat] = self.hv[seat] + self._values[card]
         if self.log is not None:
             event = _new_event(Draw)
@@ -667,9 +670,15 @@ class RoundState:
             pile[-2] = rest
         else:
             del pile[-2]
-        add_card(self.hand_lo, self.hand_hi, seat, card)
+        if card < 54:  # add_card() inlined, for the hand and the cards seen taken
+            bit = 1 << card
+            self.hand_lo[seat] = self.hand_lo[seat] | bit
+            self.seen_lo[seat] = self.seen_lo[seat] | bit
+        else:
+            bit = 1 << (card - 54)
+            self.hand_hi[seat] = self.hand_hi[seat] | bit
+            self.seen_hi[seat] = self.seen_hi[seat] | bit
         self.hv[seat] = self.hv[seat] + self._values[card]
-        add_card(self.seen_lo, self.seen_hi, seat, card)
         if self.log is not None:
             event = _new_event(Take)
             _fill_event(event, type="take", seat=seat, card=_name(card))
