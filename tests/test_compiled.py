@@ -169,3 +169,20 @@ def test_the_engines_shuffle_is_random_shuffle_step_for_step() -> None:
     items = [1, 2, 3]
     shuffle(Reversing(), items)
     assert items == [3, 2, 1]
+
+
+def test_both_shuffle_replicas_are_random_shuffle_step_for_step() -> None:
+    # S4, S9: a compiled build shuffles with outputs fetched in batches, pure Python with
+    # a call a draw; whichever this build runs, the other must agree too
+    from yaniv.cards import _replica_batched, _replica_stepwise
+
+    for seed in range(200):
+        for size in (0, 1, 2, 3, 8, 9, 17, 54, 100, 108, 256, 257, 300):
+            theirs, batched, stepwise = random.Random(seed), random.Random(seed), random.Random(seed)
+            a, b, c = list(range(size)), list(range(size)), list(range(size))
+            theirs.shuffle(a)
+            _replica_batched(batched, b)
+            _replica_stepwise(stepwise, c, size)
+            assert a == b == c, (seed, size)
+            after = theirs.random()
+            assert batched.random() == after and stepwise.random() == after, (seed, size)

@@ -214,34 +214,84 @@ def format_cards(cards: Iterable[int]) -> str:
 
 def deck(num_decks: int) -> list[int]:
     """The physical ids of *num_decks* (1 or 2) full decks, in id order."""
+    if num_decks == 1 or num_decks == 2:
+        return list(_DECKS[num_decks - 1])  # a copy of a tuple: every round deals one
     return list(range(DECK_SIZE * num_decks))
 
 
-def _replica(rng: random.Random, x: list[Any]) -> None:
-    """``random.Random.shuffle`` step for step (CPython's algorithm, with getrandbits)."""
+_DECKS: Final = (tuple(range(DECK_SIZE)), tuple(range(2 * DECK_SIZE)))
+
+
+def _replica_batched(rng: random.Random, x: list[Any]) -> None:
+    """``random.Random.shuffle`` step for step (CPython's algorithm, with getrandbits).
+
+    Each step draws ``getrandbits(k)`` for the k bits of the number of cards left,
+    which is the top k bits of one 32-bit output of the Mersenne Twister, and draws
+    again while the number is too big. The outputs are fetched in batches instead of a
+    call each: ``getrandbits(32 * m)`` is m outputs in a row, least significant first,
+    and for k <= 8 the top byte of an output is all a step reads. A batch is never longer
+    than the steps still to do (each takes at least one output), so the generator ends
+    exactly where ``rng.shuffle`` leaves it.
+    """
+    n = len(x)  # the cards not yet placed; the step swaps x[n - 1] with x[randbelow(n)]
+    if n <= _BATCH_MIN or n > 255:  # too short to pay, or a step would read more than a top byte
+        _replica_stepwise(rng, x, n)
+        return
+    k = n.bit_length()  # the bits a step draws, kept as n falls (no bit_length call a step)
+    low = 1 << (k - 1)  # the least n of k bits
     getrandbits = rng.getrandbits
-    for i in range(len(x) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
+    while n > _BATCH_MIN:
+        raw = getrandbits(32 * (n - 1)).to_bytes(4 * (n - 1), "little")
+        for top in range(3, len(raw), 4):
+            j = raw[top] >> (8 - k)
+            if j < n:
+                n -= 1
+                x[n], x[j] = x[j], x[n]
+                if n < low:
+                    k -= 1
+                    low >>= 1
+    _replica_stepwise(rng, x, n)
+
+
+_BATCH_MIN: Final = 8
+"""The steps left below which a call a draw is cheaper than a batch (and its bytes)."""
+
+
+def _replica_stepwise(rng: random.Random, x: list[Any], n: int) -> None:
+    """:func:`_replica_batched`'s steps for the first *n* items of *x*, a ``getrandbits`` call a draw.
+
+    The faster of the two in pure Python, where a step's own bytecode costs more than the
+    call, and for lists of over 255 items.
+    """
+    getrandbits = rng.getrandbits
+    for i in range(n - 1, 0, -1):
+        m = i + 1
+        k = m.bit_length()
         j = getrandbits(k)
-        while j >= n:
+        while j >= m:
             j = getrandbits(k)
         x[i], x[j] = x[j], x[i]
 
 
 def _replica_agrees() -> bool:
-    """Whether this Python's ``random.shuffle`` is the algorithm :func:`_replica` repeats."""
+    """Whether this Python's ``random.shuffle`` is the algorithm the replicas repeat."""
     for seed in range(3):
-        for size in (2, 7, 54, 108):
-            a, b = list(range(size)), list(range(size))
-            random.Random(seed).shuffle(a)
-            _replica(random.Random(seed), b)
-            if a != b:
+        for size in (2, 7, 9, 54, 108, 300):
+            a, b, c = list(range(size)), list(range(size)), list(range(size))
+            ra, rb, rc = random.Random(seed), random.Random(seed), random.Random(seed)
+            ra.shuffle(a)
+            _replica_batched(rb, b)
+            _replica_stepwise(rc, c, size)
+            # the same order, and the generator left where shuffle leaves it
+            after = ra.getrandbits(64)
+            if a != b or a != c or rb.getrandbits(64) != after or rc.getrandbits(64) != after:
                 return False
     return True
 
 
 _REPLICA_OK: Final = _replica_agrees()
+# which replica shuffle() runs: the batched one pays off only compiled (see its docstring)
+_COMPILED: Final = not (__file__ or ".py").endswith(".py")
 
 
 def shuffle(rng: Any, items: list[Any]) -> None:
@@ -252,7 +302,10 @@ def shuffle(rng: Any, items: list[Any]) -> None:
     other shuffler, or a Python whose algorithm differs, is asked itself.
     """
     if _REPLICA_OK and type(rng) is random.Random:
-        _replica(rng, items)
+        if _COMPILED:
+            _replica_batched(rng, items)
+        else:
+            _replica_stepwise(rng, items, len(items))
     else:
         rng.shuffle(items)
 

@@ -204,18 +204,17 @@ class Deal(Event):
         discard_pile: list[list[str]],
     ) -> None:
         """The deal of round *round*."""
-        _init(
+        dict.__init__(  # one dict: every round of every game makes one
             self,
-            {
-                "round": round,
-                "dealer": dealer,
-                "starter": starter,
-                "players": players,
-                "tiebreak": tiebreak,
-                "hands": hands,
-                "stock": stock,
-                "discard_pile": discard_pile,
-            },
+            type=self.TYPE,
+            round=round,
+            dealer=dealer,
+            starter=starter,
+            players=players,
+            tiebreak=tiebreak,
+            hands=hands,
+            stock=stock,
+            discard_pile=discard_pile,
         )
 
 

@@ -83,10 +83,12 @@ class MeldTable:
         self.slaps = rules.quick_discard != "off"  # a draw opens a slap window (S20)
         self.takes = _TAKES[rules.pickup_mode]  # TAKE_ENDS, TAKE_TOP or TAKE_ANY_OF_SET
         self._run_cache: dict[int, tuple[tuple[int, ...], ...]] = {}
-        # Both caches are keyed by small ints (below 2**32) computed from the hand's two
-        # 54-bit deck words, never by the 108-bit hand itself: a compiled build keeps
-        # such ints unboxed, and the pure one hashes them fastest.
-        self._set_cache: dict[int, list[tuple[int, ...]]] = {}
+        # Both caches are keyed by small ints computed from the hand's two 54-bit deck
+        # words, never by the 108-bit hand itself. The sets' keys are below 2**16, so
+        # their cache is a list indexed by the key, which a compiled build reads without
+        # boxing and hashing the key (most hands hold a pair: the hot look-up); the runs'
+        # keys, below 2**32 and read less often, are kept in a dict.
+        self._set_cache: list[list[tuple[int, ...]] | None] = [None] * (1 << 16)
         self._runs: dict[int, list[tuple[int, ...]]] = {}
 
     # ----- generation -----
@@ -150,7 +152,7 @@ class MeldTable:
                 | ((y | y >> 12 | y >> 24 | y >> 36) & 15) << 8
                 | set_jokers
             )
-            found = sets.get(key)
+            found = sets[key]
             if found is None:
                 found = self._sets(key)
             out.extend(found)

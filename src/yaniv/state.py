@@ -82,6 +82,9 @@ ROUND_OVER: Final = 3
 
 _T = TypeVar("_T")
 _MELD_TABLES: dict[Rules, MeldTable] = {}
+# a table holds half a MB of caches or more; a server meets rule sets from anyone: forget
+# them all when this many are kept (a game keeps its own table through its states)
+_MELD_TABLES_LIMIT: Final = 64
 _LAST_TABLE: list[tuple[Rules, MeldTable]] = []  # the rules last asked for and their table
 # The events logged every turn (discard, draw, take) are built with dict's own C
 # constructor: the same value as Discard(seat, cards), a tenth of the per-move overhead
@@ -100,6 +103,8 @@ def meld_table(rules: Rules) -> MeldTable:
             return last_table
     table = _MELD_TABLES.get(rules)
     if table is None:
+        if len(_MELD_TABLES) >= _MELD_TABLES_LIMIT:
+            _MELD_TABLES.clear()
         table = _MELD_TABLES[rules] = MeldTable(rules)
     _LAST_TABLE[:] = [(rules, table)]
     return table
@@ -246,10 +251,30 @@ class RoundState:
     turns: int
     reshuffles: int
 
-    def __new__(cls, *args: Any, **kwargs: Any) -> RoundState:
-        """A bare instance; :meth:`__init__` fills it (:meth:`copy` fills it without one)."""
-        # Defined so that copy() can allocate without __init__ in a compiled build too,
-        # where RoundState.__new__ would otherwise run the whole constructor.
+    def __new__(
+        cls,
+        rules: Rules,
+        hands: Sequence[int],
+        stock: Sequence[int],
+        pile: Sequence[Sequence[int]],
+        current: int,
+        *,
+        totals: Sequence[int] | None = None,
+        eliminated: Sequence[int] = (),
+        dealer: int | None = None,
+        names: Sequence[str] | None = None,
+        tiebreak: bool = False,
+        shuffler: Shuffler | None = None,
+        log: bool = False,
+    ) -> RoundState:
+        """A bare instance; :meth:`__init__` fills it from the same arguments.
+
+        Defined so that :meth:`copy` can allocate without ``__init__`` in a compiled
+        build too, where ``RoundState.__new__`` would otherwise run the whole
+        constructor. It takes ``__init__``'s own parameters (and ignores them): with
+        ``*args, **kwargs`` a compiled build would pack and parse every constructor's
+        arguments as a Python call does.
+        """
         return object.__new__(cls)
 
     def __init__(
@@ -1093,7 +1118,7 @@ class RoundState:
         original game's future reshuffles, and copying stays cheap.
         """
         # every field by name: a compiled class has no __slots__ to walk at run time
-        new = RoundState.__new__(RoundState)
+        new = RoundState.__new__(RoundState, self.rules, (), (), (), 0)  # bare: no __init__
         new._meld = self._meld
         new._thr = self._thr
         new._values = self._values

@@ -490,3 +490,17 @@ def test_S7_listed_discards_table_stays_bounded(monkeypatch: pytest.MonkeyPatch)
         listed = [a for a in st.legal_actions() if a.type == "discard"]
         assert listed == [Action("discard", d) for d in st.discards()]
         assert len(state_module._DISCARD_ACTIONS) <= 3
+
+
+def test_the_discard_tables_kept_are_bounded() -> None:
+    # a server meets rule sets from anyone: the per-rules tables must not pile up
+    from yaniv.state import _MELD_TABLES, _MELD_TABLES_LIMIT, meld_table
+
+    many = range(_MELD_TABLES_LIMIT + 10)
+    tables = [meld_table(Rules.from_spec(f"standard(score_limit={100 + i})")) for i in many]
+    assert len(_MELD_TABLES) <= _MELD_TABLES_LIMIT
+    hand = sum(1 << c for c in (0, 13, 26, 1, 2))  # AC AD AH 2C 3C (ids: suit-major, rank 0..12)
+    # a table made afresh after the clear lists the same discards as one kept alive
+    assert sorted(meld_table(Rules.from_spec("standard(score_limit=100)")).discards(hand)) == sorted(
+        tables[0].discards(hand)
+    )
