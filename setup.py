@@ -43,6 +43,7 @@ COMPILED_MODULES = (
     "intent",
     "bots/model",
     "bots/simple",
+    "bots/calls",
     "bots/playout",
     "bots/share",
 )

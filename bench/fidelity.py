@@ -11,7 +11,10 @@ true state) plays there:
   estimate (``HeuristicBot.assaf_probability``, which the playouts compute inline) is at
   most the score-aware level ``call_risk(..., RISK)``. For each RISK of ``--risks``:
   the share of those turn starts where that rule and the bot agree, and how often each
-  called. The best-agreeing RISK is the fit of ``playout.PLAYOUT_RISK``;
+  called. The best-agreeing RISK is the fit of ``playout.PLAYOUT_RISK``. Where a learned
+  call is fitted for the rules and player count (``yaniv.bots.calls``,
+  ``tools/fit_calls.py``), ``learned_call`` gives the same figures for it (the rule the
+  expert's playouts then call by);
 * **the discard** (compared by card values), where neither called;
 * **the take**, where both threw the same values: the pile card taken (by value) or the
   draw. The pile cards the bot takes where the playouts draw, and the other way round,
@@ -32,6 +35,7 @@ from collections import Counter
 from typing import Any
 
 from yaniv.arena.run import make_arena_bot
+from yaniv.bots.calls import call_features, call_logit, call_weights_for
 from yaniv.bots.heuristic import HeuristicBot, Knowledge, call_risk
 from yaniv.bots.model import model_for
 from yaniv.bots.playout import PLAYOUT_RISK, playout
@@ -72,6 +76,8 @@ def measure(bot: str, spec: str, players: int, games: int, seed: int, risks: lis
     bot_only: Counter[int] = Counter()
     playout_only: Counter[int] = Counter()
     values = rules.card_values
+    model = model_for(rules)
+    learned_weights = call_weights_for(rules, players)
     for g in range(games):
         game = Game(rules, players=players, seed=seed + g)
         seats = [make_arena_bot(bot, untimed=True) for _ in range(players)]
@@ -93,6 +99,11 @@ def measure(bot: str, spec: str, players: int, games: int, seed: int, risks: lis
                 levels = {
                     r: call_risk(rules, view.totals, view.active, seat, view.hand_value, r) for r in risks
                 }
+                learned = (
+                    call_logit(learned_weights, call_features(state, model)) > 0.0
+                    if learned_weights is not None and state.phase_name == "turn_start"
+                    else None
+                )
             kind, thrown, took = playout_turn(state, seat, PLAYOUT_RISK)
             move = table.step()
             if move is None or move.action is None:
@@ -106,6 +117,10 @@ def measure(bot: str, spec: str, players: int, games: int, seed: int, risks: lis
                     calls = estimate <= levels[r]
                     rule_calls[r] += calls
                     agree[r] += calls == called
+                if learned is not None:
+                    n["learned_decisions"] += 1
+                    n["learned_calls"] += learned
+                    n["learned_agree"] += learned == called
             if called or kind == "yaniv" or action.type != "turn":
                 continue
             n["turns"] += 1
@@ -139,6 +154,15 @@ def measure(bot: str, spec: str, players: int, games: int, seed: int, risks: lis
         "bot_calls": n["bot_calls"],
         "call_agreement_by_risk": by_risk,
         "best_risk": max(risks, key=lambda r: (agree[r], -abs(r - PLAYOUT_RISK))),
+        "learned_call": (
+            None
+            if learned_weights is None
+            else {
+                "decisions": n["learned_decisions"],
+                "agreement": round(n["learned_agree"] / (n["learned_decisions"] or 1), 4),
+                "rule_calls": n["learned_calls"],
+            }
+        ),
         "turns": n["turns"],
         "discard_agreement": round(n["same_discard"] / (n["turns"] or 1), 4),
         "take_agreement": round(n["same_take"] / same, 4),

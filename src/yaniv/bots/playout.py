@@ -18,6 +18,7 @@ from ..actions import Action
 from ..cards import KIND, RANK, SUIT, deck
 from ..rules import Rules
 from ..state import ROUND_OVER, RoundState, SeatView, add_card
+from .calls import call_logit, call_row
 from .model import HandModel
 from .share import win_share
 
@@ -110,7 +111,32 @@ def best_discard(state: RoundState, values: Sequence[int]) -> tuple[tuple[int, .
     return best, max(values[c] for c in best)
 
 
-def playout(state: RoundState, model: HandModel, risk: float = 0.3, cap: int = 400) -> None:
+def _cached_best_discard(
+    state: RoundState,
+    values: Sequence[int],
+    cache: dict[int, tuple[tuple[int, ...], int]],
+    seat: int,
+) -> tuple[tuple[int, ...], int]:
+    """:func:`best_discard` of *seat* (the seat to play), from *cache* by the whole hand."""
+    lo = state.hand_lo[seat]
+    hi = state.hand_hi[seat]
+    mask = lo | hi << 54 if hi else lo  # the cache's key: the whole hand
+    cached = cache.get(mask)
+    if cached is None:
+        cached = best_discard(state, values)
+        if len(cache) > _CACHE_LIMIT:
+            cache.clear()
+        cache[mask] = cached
+    return cached
+
+
+def playout(
+    state: RoundState,
+    model: HandModel,
+    risk: float = 0.3,
+    cap: int = 400,
+    call_weights: Sequence[float] | None = None,
+) -> None:
     """Finish the round with a fast policy (unchecked engine path).
 
     Everyone throws his most valuable discard, takes a pile card only if it is worth
@@ -119,6 +145,10 @@ def playout(state: RoundState, model: HandModel, risk: float = 0.3, cap: int = 4
     stall allowance): when the calibrated model, from the hand sizes, the cards each
     opponent was seen taking and the stage of the round, puts the Assaf risk at or
     below *risk*, made score-aware by :func:`call_risk`.
+
+    With *call_weights* (:func:`.calls.call_weights_for`) the call is instead the
+    logistic rule fitted on the expert's own calls (:mod:`.calls`): the same model risk
+    and score-awareness, and what else the expert reads at the table.
     """
     values = state._values
     rules = state.rules
@@ -144,10 +174,14 @@ def playout(state: RoundState, model: HandModel, risk: float = 0.3, cap: int = 4
             # test pins it to the heuristic's decision)
             table = cdf[min(state.turns // players, len(cdf) - 1)]
             safe = 1.0
+            min_cards = 99
+            min_hidden = 99
             for p in state.active:
                 if p != seat:
                     x = v - tie
                     hidden = hand_lo[p].bit_count() + hand_hi[p].bit_count()
+                    if hidden < min_cards:
+                        min_cards = hidden
                     m = seen_lo[p]
                     while m:
                         low = m & -m
@@ -160,26 +194,66 @@ def playout(state: RoundState, model: HandModel, risk: float = 0.3, cap: int = 4
                         x -= values[low.bit_length() + 53]  # deck 1: id 54 + bit
                         hidden -= 1
                         m ^= low
+                    if hidden < min_hidden:
+                        min_hidden = hidden
                     if x < 0:
                         continue
                     if hidden <= 0:
-                        safe = 0.0
-                        break
+                        safe = 0.0  # the rest cannot lift it; min_hidden still wants them
+                        continue
                     row = table[min(hidden, len(table) - 1)]
                     safe *= 1.0 - (row[x] if x < len(row) else 1.0)
-            if 1.0 - safe <= call_risk(rules, state.totals, state.active, seat, v, risk):
-                state.fast_yaniv()
-                return
-        lo = hand_lo[seat]
-        hi = hand_hi[seat]
-        mask = lo | hi << 54 if hi else lo  # the cache's key: the whole hand
-        cached = best_of.get(mask)
-        if cached is None:
-            cached = best_discard(state, values)
-            if len(best_of) > _CACHE_LIMIT:
-                best_of.clear()
-            best_of[mask] = cached
-        best, thrown = cached
+            if call_weights is None:
+                if 1.0 - safe <= call_risk(rules, state.totals, state.active, seat, v, risk):
+                    state.fast_yaniv()
+                    return
+            else:
+                lo = hand_lo[seat]
+                hi = hand_hi[seat]
+                shed = 0
+                for c in _cached_best_discard(state, values, best_of, seat)[0]:
+                    shed += values[c]
+                top = 11
+                for c in state.takeable_cards():
+                    if values[c] < top:
+                        top = values[c]
+                opp_last = -1
+                opp_total = 0
+                for p in state.active:
+                    if p != seat:
+                        if state.totals[p] > opp_total:
+                            opp_total = state.totals[p]
+                        group = state.last_discard[p]
+                        if group is not None:
+                            for c in group:
+                                if values[c] > opp_last:
+                                    opp_last = values[c]
+                limit = rules.score_limit
+                score_aware = call_risk(rules, state.totals, state.active, seat, v, 1.0)
+                if (
+                    call_logit(
+                        call_weights,
+                        call_row(
+                            1.0 - safe,
+                            score_aware,
+                            v,
+                            state.turns // players,
+                            lo.bit_count() + hi.bit_count(),
+                            min_cards,
+                            min_hidden,
+                            state.totals[seat] / limit,
+                            opp_total / limit,
+                            len(state.stock),
+                            shed,
+                            top,
+                            opp_last,
+                        ),
+                    )
+                    > 0.0
+                ):
+                    state.fast_yaniv()
+                    return
+        best, thrown = _cached_best_discard(state, values, best_of, seat)
         state.fast_discard(best)
         take = -1
         take_value = 11
@@ -481,19 +555,21 @@ def play_candidates(
     totals: list[float],
     counts: list[int],
     squares: list[list[float]],
+    call_weights: Sequence[float] | None = None,
 ) -> None:
     """One determinization of the expert's search: every *alive* candidate played on it.
 
     Each candidate plays on its own copy of *base* and the round is finished by
-    :func:`playout`; its :func:`utility` is added to ``totals[i]`` (``counts[i]`` counts
-    them), and for each pair ``i < j`` of *alive* (sorted) the squared difference of
-    their utilities to ``squares[i][j]``: the search's paired tests read those.
+    :func:`playout` (calling by *call_weights* if given); its :func:`utility` is added
+    to ``totals[i]`` (``counts[i]`` counts them), and for each pair ``i < j`` of *alive*
+    (sorted) the squared difference of their utilities to ``squares[i][j]``: the
+    search's paired tests read those.
     """
     utils = [0.0] * len(cands)
     for i in alive:
         s = base.copy()
         apply_candidate(s, cands[i], me)
-        playout(s, model, PLAYOUT_RISK)
+        playout(s, model, PLAYOUT_RISK, 400, call_weights)
         u = utility(s, me, strength)
         utils[i] = u
         totals[i] += u

@@ -33,6 +33,7 @@ from ..actions import Action
 from ..rules import Rules
 from ..state import RoundState, SeatView
 from .base import Bot
+from .calls import call_weights_for
 from .heuristic import HeuristicBot, Knowledge
 from .model import HandModel, default_model, default_win_model, model_for, win_model_for
 from .playout import VALUE_SCALE, Determinizer, determinize, play_candidates, playout
@@ -93,6 +94,7 @@ class ExpertBot(Bot):
         self.heuristic = HeuristicBot(model=self.model)
         self._rules: Rules | None = None
         self.drawn_like_stock = DRAWN_LIKE_STOCK
+        self.learned_calls = LEARNED_CALLS
         self.playouts = 0
         """Playouts run by all its searches so far (a benchmark's throughput figure)."""
         self.search_seconds = 0.0
@@ -168,6 +170,7 @@ class ExpertBot(Bot):
         assert view.seat is not None
         me = view.seat
         strength = self.win_model.table(view.rules.score_limit)
+        calls = call_weights_for(view.rules, len(view.active)) if self.learned_calls else None
         n_cands = len(cands)
         totals = [0.0] * n_cands
         counts = [0] * n_cands
@@ -182,7 +185,7 @@ class ExpertBot(Bot):
             # the deal's own reshuffles draw from rng too: its candidates' copies each
             # take a copy of it when they reshuffle, so they see the same stock
             base = sample(rng)
-            play_candidates(base, cands, alive, me, self.model, strength, totals, counts, squares)
+            play_candidates(base, cands, alive, me, self.model, strength, totals, counts, squares, calls)
             done += 1
             if time.perf_counter() > deadline:
                 break
@@ -204,6 +207,16 @@ DRAWN_LIKE_STOCK = False
 Off: against the frozen session-7 expert it moved calls and rounds but not games
 (51.5%, 44.6-58.3%, over 200 heads-up games), and session 6 measured it 2 points worse
 at four players against the heuristic (docs/bots.md §2)."""
+
+LEARNED_CALLS = False
+"""Whether the playouts call Yaniv by the rule fitted on the expert's own calls, where one is fitted.
+
+For the rule family and number of players of the game (:func:`.calls.call_weights_for`,
+``python tools/fit_calls.py``); elsewhere, and when off, by the hand-set rule at
+:data:`.playout.PLAYOUT_RISK`. Off: it agrees with the expert's calls on 89.6% of
+held-out turn starts (the hand-set rule 85.4%), but against the frozen session-7 expert
+it won 52.25% (47.4-57.1%) of 400 heads-up games where the hand-set rule won 55.25%
+(50.4-60.1%) on the same deals (docs/bots.md §2, session 21)."""
 
 MIN_DETERMINIZATIONS = 16
 """Determinizations before the search may drop a candidate."""
