@@ -233,12 +233,20 @@ class Game:
         cards = deck(self.decks)
         shuffle(self.rng, cards)  # = self.rng.shuffle(cards), faster compiled
         order = clockwise_from(self.dealer, seats, self.n)
-        hands = [0] * self.n
+        # each hand as its two 54-bit deck words while dealing (native ints when compiled,
+        # where a 108-bit mask is a boxed one), joined once at the end
+        lo = [0] * self.n
+        hi = [0] * self.n
         pos = 0
         for _ in range(self.rules.hand_size):
             for p in order:
-                hands[p] = hands[p] | (1 << cards[pos])  # not |=: native ints when compiled
+                c = cards[pos]
+                if c < 54:
+                    lo[p] = lo[p] | (1 << c)  # not |=: native ints when compiled
+                else:
+                    hi[p] = hi[p] | (1 << (c - 54))
                 pos += 1
+        hands = [lo[p] | hi[p] << 54 if hi[p] else lo[p] for p in range(self.n)]
         rest = cards[pos:]
         pile: list[tuple[int, ...]] = []
         if self.rules.start_card:
