@@ -11,7 +11,8 @@ true state) plays there:
   estimate (``HeuristicBot.assaf_probability``, which the playouts compute inline) is at
   most the score-aware level ``call_risk(..., RISK)``. For each RISK of ``--risks``:
   the share of those turn starts where that rule and the bot agree, and how often each
-  called. The best-agreeing RISK is the fit of ``playout.PLAYOUT_RISK``. Where a learned
+  called. The best-agreeing RISK is the fit of the playouts' level for the rules
+  (``playout.playout_risk``: ``PLAYOUT_RISK`` or the family's own). Where a learned
   call is fitted for the rules and player count (``yaniv.bots.calls``,
   ``tools/fit_calls.py``), ``learned_call`` gives the same figures for it (the rule the
   expert's playouts then call by);
@@ -38,7 +39,7 @@ from yaniv.arena.run import make_arena_bot
 from yaniv.bots.calls import call_features, call_logit, call_weights_for
 from yaniv.bots.heuristic import HeuristicBot, Knowledge, call_risk
 from yaniv.bots.model import model_for
-from yaniv.bots.playout import PLAYOUT_RISK, playout
+from yaniv.bots.playout import playout, playout_risk
 from yaniv.game import Game
 from yaniv.rules import Rules
 from yaniv.state import RoundState
@@ -69,6 +70,7 @@ def playout_turn(state: RoundState, seat: int, risk: float) -> tuple[str, tuple[
 def measure(bot: str, spec: str, players: int, games: int, seed: int, risks: list[float]) -> dict[str, Any]:
     """The fidelity figures of *games* self-play games of *bot* on rules *spec* (module docstring)."""
     rules = Rules.from_spec(spec)
+    shipped = playout_risk(rules)
     judge = HeuristicBot(model=model_for(rules))
     agree = Counter[float]()
     rule_calls = Counter[float]()
@@ -104,7 +106,7 @@ def measure(bot: str, spec: str, players: int, games: int, seed: int, risks: lis
                     if learned_weights is not None and state.phase_name == "turn_start"
                     else None
                 )
-            kind, thrown, took = playout_turn(state, seat, PLAYOUT_RISK)
+            kind, thrown, took = playout_turn(state, seat, shipped)
             move = table.step()
             if move is None or move.action is None:
                 continue
@@ -149,11 +151,11 @@ def measure(bot: str, spec: str, players: int, games: int, seed: int, risks: lis
         "players": players,
         "games": games,
         "seed": seed,
-        "playout_risk": PLAYOUT_RISK,
+        "playout_risk": shipped,
         "call_decisions": n["call_decisions"],
         "bot_calls": n["bot_calls"],
         "call_agreement_by_risk": by_risk,
-        "best_risk": max(risks, key=lambda r: (agree[r], -abs(r - PLAYOUT_RISK))),
+        "best_risk": max(risks, key=lambda r: (agree[r], -abs(r - shipped))),
         "learned_call": (
             None
             if learned_weights is None

@@ -299,3 +299,26 @@ def test_the_search_playouts_call_later_than_the_heuristic() -> None:
             later += first_moves[0]
             sooner += first_moves[1]
     assert 0 < later < sooner
+
+
+def test_the_playouts_call_at_their_rule_familys_level(monkeypatch: pytest.MonkeyPatch) -> None:
+    """jdross's playouts call at 0.2, the others at PLAYOUT_RISK; the expert's search passes it on."""
+    from yaniv.bots import search
+    from yaniv.bots.playout import PLAYOUT_RISK, PLAYOUT_RISK_BY_FAMILY, play_candidates, playout_risk
+    from yaniv.rules import PRESETS
+
+    assert playout_risk(PRESETS["jdross"]) == PLAYOUT_RISK_BY_FAMILY["jdross"] == 0.2
+    assert playout_risk(PRESETS["standard"]) == playout_risk(PRESETS["finnish"]) == PLAYOUT_RISK == 0.15
+    seen: list[float] = []
+
+    def recording(*args: object) -> None:
+        seen.append(args[-1])  # type: ignore[arg-type]
+        play_candidates(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(search, "play_candidates", recording)
+    for spec, level in (("jdross", 0.2), ("standard", 0.15)):
+        seen.clear()
+        bot = make_bot("expert:fast")
+        for _, view in views_along_a_game(spec, 2, seed=1, limit=40):
+            bot.act(view, random.Random(3))
+        assert seen and set(seen) == {level}, spec

@@ -7,7 +7,7 @@ every turn start where a Yaniv call is allowed records the design row of
 :func:`yaniv.bots.calls.call_features` and whether the expert called. A logistic
 regression (NumPy, Newton steps, a small ridge) fitted on two thirds of the games is
 scored on the other third against the hand-set rule (the model's Assaf risk at most
-``PLAYOUT_RISK``, score-aware); the weights fitted on all the games go to
+``playout_risk``, score-aware); the weights fitted on all the games go to
 ``src/yaniv/bots/calls.json`` (merged: other entries stay), with that provenance. The
 expert's playouts read them (:func:`yaniv.bots.calls.call_weights_for`).
 
@@ -33,7 +33,7 @@ from yaniv.arena.run import make_arena_bot
 from yaniv.bots import search
 from yaniv.bots.calls import CALL_FEATURES, call_features, call_logit
 from yaniv.bots.model import model_for
-from yaniv.bots.playout import PLAYOUT_RISK
+from yaniv.bots.playout import playout_risk
 from yaniv.bots.search import ExpertBot
 from yaniv.game import Game
 from yaniv.rules import PRESETS
@@ -52,13 +52,14 @@ RIDGE = 1e-3
 
 Row = tuple[list[float], bool, int, float, float]
 """One turn start: the design row, whether the expert called, the game, the model's risk
-and the hand-set rule's level there (``PLAYOUT_RISK`` score-aware)."""
+and the hand-set rule's level there (the family's ``playout_risk`` score-aware)."""
 
 
 def collect(preset: str, players: int, games: int, seed: int) -> list[Row]:
     """The expert's call decisions over *games* untimed self-play games (hand-set playout calls)."""
     rules = PRESETS[preset]
     model = model_for(rules)
+    hand_set = playout_risk(rules)
     rows: list[Row] = []
     for g in range(games):
         seats = []
@@ -79,7 +80,7 @@ def collect(preset: str, players: int, games: int, seed: int) -> list[Row]:
                 row = call_features(state, model)
                 # the raw risk and level, to score the hand-set rule on the same turn starts
                 risk = 1.0 / (1.0 + math.exp(-row[1])) if row[11] == 0.0 else 0.0
-                level = PLAYOUT_RISK * math.exp(row[2])
+                level = hand_set * math.exp(row[2])
             move = table.step()
             if row is not None and move is not None and move.action is not None:
                 rows.append((row, move.action.type == "yaniv", g, risk, level))

@@ -2,7 +2,7 @@
 
 The playouts stand for the players at the table, so they should call Yaniv where those
 players would. The hand-set rule (call when the model's Assaf risk is at most
-``PLAYOUT_RISK``, score-aware) agrees with the expert's own calls at about 85% of the
+``playout.playout_risk``, score-aware) agrees with the expert's own calls at about 85% of the
 turn starts where a call is allowed; this rule reads more of what the expert reads (its
 best discard and what it leaves, the pile, the opponents' last discards, the hidden
 cards) and is fitted to those calls per rule family and player count by

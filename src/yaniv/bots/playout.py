@@ -13,13 +13,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import cache
+from typing import Final
 
 from ..actions import Action
 from ..cards import KIND, RANK, SUIT, deck
 from ..rules import Rules
 from ..state import ROUND_OVER, RoundState, SeatView, add_card
 from .calls import call_logit, call_row
-from .model import HandModel
+from .model import HandModel, family_of
 from .share import win_share
 
 __all__ = [
@@ -31,6 +33,7 @@ __all__ = [
     "determinize",
     "play_candidates",
     "playout",
+    "playout_risk",
     "utility",
     "weighted_deal",
 ]
@@ -518,7 +521,25 @@ Lower than the heuristic's 0.3: the expert's own calls agree best with a rule at
 0.14-0.16 (85% of 2,542 allowed calls in 40 heads-up self-play games), and with it the
 expert won 56.25% (51.4-61.0%) of 400 heads-up games against the frozen session-7 expert
 (48.25% at 0.3, same deals) and 40.0% against three heuristics (32.0% at 0.3, 200 games)
-(docs/bots.md, session 14)."""
+(docs/bots.md, session 14). Rule families that call by another level are in
+:data:`PLAYOUT_RISK_BY_FAMILY`; :func:`playout_risk` gives a rule set's."""
+
+PLAYOUT_RISK_BY_FAMILY: Final[dict[str, float]] = {"jdross": 0.2}
+"""The playouts' Yaniv call level of the rule families (:func:`.model.family_of`) not at :data:`PLAYOUT_RISK`.
+
+``jdross`` (calls at 5 points or less, 30 for an Assaf and nothing for the others, out
+over 100): 0.2 agrees best with the expert's own calls there (88.0% of 3,856 turn starts,
+1,877 calls against its 1,857; 0.15: 87.3%, 1,756), and against the frozen session-7
+expert it won 54.25% and 54.75% of two sets of 400 heads-up games (seeds 7000 and 9000)
+where 0.15 won 51.5% and 50.75% on the same deals: 54.5% against 51.1% over 800
+(docs/bots.md §2, sessions 17, 18 and 21)."""
+
+
+@cache
+def playout_risk(rules: Rules) -> float:
+    """The Assaf risk at which the search's playouts call Yaniv under *rules* (by its family)."""
+    return PLAYOUT_RISK_BY_FAMILY.get(family_of(rules), PLAYOUT_RISK)
+
 
 VALUE_SCALE = 150.0
 """Utility of a certain game win (early in a game one unit is worth about 3-4 points of round score)."""
@@ -556,11 +577,13 @@ def play_candidates(
     counts: list[int],
     squares: list[list[float]],
     call_weights: Sequence[float] | None = None,
+    risk: float = PLAYOUT_RISK,
 ) -> None:
     """One determinization of the expert's search: every *alive* candidate played on it.
 
     Each candidate plays on its own copy of *base* and the round is finished by
-    :func:`playout` (calling by *call_weights* if given); its :func:`utility` is added
+    :func:`playout` (calling at *risk*, :func:`playout_risk`, or by *call_weights* if
+    given); its :func:`utility` is added
     to ``totals[i]`` (``counts[i]`` counts them), and for each pair ``i < j`` of *alive*
     (sorted) the squared difference of their utilities to ``squares[i][j]``: the
     search's paired tests read those.
@@ -569,7 +592,7 @@ def play_candidates(
     for i in alive:
         s = base.copy()
         apply_candidate(s, cands[i], me)
-        playout(s, model, PLAYOUT_RISK, 400, call_weights)
+        playout(s, model, risk, 400, call_weights)
         u = utility(s, me, strength)
         utils[i] = u
         totals[i] += u

@@ -36,7 +36,7 @@ from .base import Bot
 from .calls import call_weights_for
 from .heuristic import HeuristicBot, Knowledge
 from .model import HandModel, default_model, default_win_model, model_for, win_model_for
-from .playout import VALUE_SCALE, Determinizer, determinize, play_candidates, playout
+from .playout import VALUE_SCALE, Determinizer, determinize, play_candidates, playout, playout_risk
 from .value import WinModel
 
 __all__ = [
@@ -171,6 +171,7 @@ class ExpertBot(Bot):
         me = view.seat
         strength = self.win_model.table(view.rules.score_limit)
         calls = call_weights_for(view.rules, len(view.active)) if self.learned_calls else None
+        risk = playout_risk(view.rules)
         n_cands = len(cands)
         totals = [0.0] * n_cands
         counts = [0] * n_cands
@@ -185,7 +186,9 @@ class ExpertBot(Bot):
             # the deal's own reshuffles draw from rng too: its candidates' copies each
             # take a copy of it when they reshuffle, so they see the same stock
             base = sample(rng)
-            play_candidates(base, cands, alive, me, self.model, strength, totals, counts, squares, calls)
+            play_candidates(
+                base, cands, alive, me, self.model, strength, totals, counts, squares, calls, risk
+            )
             done += 1
             if time.perf_counter() > deadline:
                 break
