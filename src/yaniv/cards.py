@@ -290,7 +290,7 @@ def _replica_agrees() -> bool:
 
 
 _REPLICA_OK: Final = _replica_agrees()
-# which replica shuffle() runs: the batched one pays off only compiled (see its docstring)
+# which replica shuffle() runs: the batched one pays off only compiled (_replica_stepwise says why)
 _COMPILED: Final = not (__file__ or ".py").endswith(".py")
 
 
