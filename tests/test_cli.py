@@ -797,12 +797,17 @@ def interrupted(argv: list[str], ready: Callable[[str, int], bool], cwd: Path) -
         assert time.monotonic() < deadline, "never got ready"
         time.sleep(0.05)
     os.killpg(proc.pid, signal.SIGINT)  # the group: the command and the workers it started
+    # stdin stays open until the command has ended, as a terminal's does: closing it
+    # first (communicate() would) races the Ctrl-C with an end of input on a busy machine
     try:
-        _, err = proc.communicate(timeout=30)
+        proc.wait(timeout=60)
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.communicate()
         pytest.fail("Ctrl-C did not end the command")
+    err = proc.stderr.read()  # type: ignore[union-attr]
+    proc.stdin.close()  # type: ignore[union-attr]
+    proc.stderr.close()  # type: ignore[union-attr]
     reader.join(5)
     return proc.returncode, "".join(seen), err
 
