@@ -12,7 +12,7 @@ true state) plays there:
   most the score-aware level ``call_risk(..., RISK)``. For each RISK of ``--risks``:
   the share of those turn starts where that rule and the bot agree, and how often each
   called. The best-agreeing RISK is the fit of the playouts' level for the rules
-  (``playout.playout_risk``: ``PLAYOUT_RISK`` or the family's own). Where a learned
+  (``playout.playout_risk``: ``PLAYOUT_RISK`` or the family's own heads-up). Where a learned
   call is fitted for the rules and player count (``yaniv.bots.calls``,
   ``tools/fit_calls.py``), ``learned_call`` gives the same figures for it (the rule the
   expert's playouts then call by);
@@ -70,7 +70,7 @@ def playout_turn(state: RoundState, seat: int, risk: float) -> tuple[str, tuple[
 def measure(bot: str, spec: str, players: int, games: int, seed: int, risks: list[float]) -> dict[str, Any]:
     """The fidelity figures of *games* self-play games of *bot* on rules *spec* (module docstring)."""
     rules = Rules.from_spec(spec)
-    shipped = playout_risk(rules)
+    shipped = playout_risk(rules, players)
     judge = HeuristicBot(model=model_for(rules))
     agree = Counter[float]()
     rule_calls = Counter[float]()

@@ -302,13 +302,14 @@ def test_the_search_playouts_call_later_than_the_heuristic() -> None:
 
 
 def test_the_playouts_call_at_their_rule_familys_level(monkeypatch: pytest.MonkeyPatch) -> None:
-    """jdross's playouts call at 0.2, the others at PLAYOUT_RISK; the expert's search passes it on."""
+    """jdross heads-up calls at 0.2, the rest at PLAYOUT_RISK; the search passes the level on."""
     from yaniv.bots import search
     from yaniv.bots.playout import PLAYOUT_RISK, PLAYOUT_RISK_BY_FAMILY, play_candidates, playout_risk
     from yaniv.rules import PRESETS
 
-    assert playout_risk(PRESETS["jdross"]) == PLAYOUT_RISK_BY_FAMILY["jdross"] == 0.2
-    assert playout_risk(PRESETS["standard"]) == playout_risk(PRESETS["finnish"]) == PLAYOUT_RISK == 0.15
+    assert playout_risk(PRESETS["jdross"], 2) == PLAYOUT_RISK_BY_FAMILY["jdross"] == 0.2
+    assert playout_risk(PRESETS["jdross"], 3) == playout_risk(PRESETS["jdross"], 4) == PLAYOUT_RISK
+    assert playout_risk(PRESETS["standard"], 2) == playout_risk(PRESETS["finnish"], 2) == PLAYOUT_RISK == 0.15
     seen: list[float] = []
 
     def recording(*args: object) -> None:
@@ -316,9 +317,9 @@ def test_the_playouts_call_at_their_rule_familys_level(monkeypatch: pytest.Monke
         play_candidates(*args)  # type: ignore[arg-type]
 
     monkeypatch.setattr(search, "play_candidates", recording)
-    for spec, level in (("jdross", 0.2), ("standard", 0.15)):
+    for spec, players, level in (("jdross", 2, 0.2), ("jdross", 3, 0.15), ("standard", 2, 0.15)):
         seen.clear()
         bot = make_bot("expert:fast")
-        for _, view in views_along_a_game(spec, 2, seed=1, limit=40):
+        for _, view in views_along_a_game(spec, players, seed=1, limit=40):
             bot.act(view, random.Random(3))
-        assert seen and set(seen) == {level}, spec
+        assert seen and set(seen) == {level}, (spec, players)

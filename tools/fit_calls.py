@@ -59,7 +59,7 @@ def collect(preset: str, players: int, games: int, seed: int) -> list[Row]:
     """The expert's call decisions over *games* untimed self-play games (hand-set playout calls)."""
     rules = PRESETS[preset]
     model = model_for(rules)
-    hand_set = playout_risk(rules)
+    hand_set = playout_risk(rules, players)
     rows: list[Row] = []
     for g in range(games):
         seats = []

@@ -525,20 +525,24 @@ expert won 56.25% (51.4-61.0%) of 400 heads-up games against the frozen session-
 :data:`PLAYOUT_RISK_BY_FAMILY`; :func:`playout_risk` gives a rule set's."""
 
 PLAYOUT_RISK_BY_FAMILY: Final[dict[str, float]] = {"jdross": 0.2}
-"""The playouts' Yaniv call level of the rule families (:func:`.model.family_of`) not at :data:`PLAYOUT_RISK`.
+"""Heads-up Yaniv call levels of the playouts for the families (:func:`.model.family_of`) not at the default.
 
 ``jdross`` (calls at 5 points or less, 30 for an Assaf and nothing for the others, out
 over 100): 0.2 agrees best with the expert's own calls there (88.0% of 3,856 turn starts,
 1,877 calls against its 1,857; 0.15: 87.3%, 1,756), and against the frozen session-7
 expert it won 54.25% and 54.75% of two sets of 400 heads-up games (seeds 7000 and 9000)
-where 0.15 won 51.5% and 50.75% on the same deals: 54.5% against 51.1% over 800
-(docs/bots.md §2, sessions 17, 18 and 21)."""
+where 0.15 won 51.5% and 50.75% on the same deals: 54.5% against 51.1% over 800. At four
+players it lost (17.0% of 100 games against three frozen experts, 31.0% of the rounds;
+0.15: 25.0%, 36.5%), as calling more readily did on ``standard``: more seats keep
+:data:`PLAYOUT_RISK` (docs/bots.md §2, sessions 17, 18 and 21)."""
 
 
 @cache
-def playout_risk(rules: Rules) -> float:
-    """The Assaf risk at which the search's playouts call Yaniv under *rules* (by its family)."""
-    return PLAYOUT_RISK_BY_FAMILY.get(family_of(rules), PLAYOUT_RISK)
+def playout_risk(rules: Rules, players: int) -> float:
+    """The Assaf risk at which the search's playouts call Yaniv under *rules* with *players* in the round."""
+    if players == 2:
+        return PLAYOUT_RISK_BY_FAMILY.get(family_of(rules), PLAYOUT_RISK)
+    return PLAYOUT_RISK
 
 
 VALUE_SCALE = 150.0

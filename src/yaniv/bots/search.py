@@ -171,7 +171,7 @@ class ExpertBot(Bot):
         me = view.seat
         strength = self.win_model.table(view.rules.score_limit)
         calls = call_weights_for(view.rules, len(view.active)) if self.learned_calls else None
-        risk = playout_risk(view.rules)
+        risk = playout_risk(view.rules, len(view.active))
         n_cands = len(cands)
         totals = [0.0] * n_cands
         counts = [0] * n_cands
