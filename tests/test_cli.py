@@ -774,6 +774,17 @@ def test_make_bot_passes_options_to_programs_only(tmp_path: Path) -> None:
 # ---------------------------------------------------------------------------- Ctrl-C
 
 
+def _sigint_as_from_a_terminal() -> None:
+    """In the child before it starts: Ctrl-C's default disposition, unblocked.
+
+    A child inherits an ignored or blocked SIGINT from the test process (a library an
+    earlier test ran may leave it so, as in CI), and Python then never installs its
+    KeyboardInterrupt handler: the command could not be interrupted at all.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def interrupted(argv: list[str], ready: Callable[[str, int], bool], cwd: Path) -> tuple[int, str, str]:
     """Run ``yaniv ARGV``, press Ctrl-C once *ready(stdout so far, pid)*; (exit code, stdout, stderr)."""
     env = {**os.environ, "XDG_DATA_HOME": str(cwd / "xdg"), "PYTHONUNBUFFERED": "1"}
@@ -787,6 +798,7 @@ def interrupted(argv: list[str], ready: Callable[[str, int], bool], cwd: Path) -
         env=env,
         text=True,
         start_new_session=True,  # its own process group, which gets the SIGINT as from a terminal
+        preexec_fn=_sigint_as_from_a_terminal,
     )
     seen: list[str] = []
     reader = threading.Thread(target=lambda: seen.extend(iter(lambda: proc.stdout.read(1), "")), daemon=True)  # type: ignore[union-attr]
