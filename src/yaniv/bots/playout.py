@@ -202,8 +202,10 @@ def playout(
                     if x < 0:
                         continue
                     if hidden <= 0:
-                        safe = 0.0  # the rest cannot lift it; min_hidden still wants them
-                        continue
+                        safe = 0.0  # the rest cannot lift it
+                        if call_weights is None:
+                            break
+                        continue  # the learned call still reads the others' card counts
                     row = table[min(hidden, len(table) - 1)]
                     safe *= 1.0 - (row[x] if x < len(row) else 1.0)
             if call_weights is None:
@@ -587,10 +589,9 @@ def play_candidates(
 
     Each candidate plays on its own copy of *base* and the round is finished by
     :func:`playout` (calling at *risk*, :func:`playout_risk`, or by *call_weights* if
-    given); its :func:`utility` is added
-    to ``totals[i]`` (``counts[i]`` counts them), and for each pair ``i < j`` of *alive*
-    (sorted) the squared difference of their utilities to ``squares[i][j]``: the
-    search's paired tests read those.
+    given); its :func:`utility` is added to ``totals[i]`` (``counts[i]`` counts them),
+    and for each pair ``i < j`` of *alive* (sorted) the squared difference of their
+    utilities to ``squares[i][j]``: the search's paired tests read those.
     """
     utils = [0.0] * len(cands)
     for i in alive:
