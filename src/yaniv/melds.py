@@ -39,12 +39,18 @@ M54: Final = (1 << 54) - 1
 JOKER_BITS: Final = (1 << 52) | (1 << 53) | (1 << 106) | (1 << 107)
 """The bits of the four physical jokers (two per deck)."""
 _J: Final = 99  # template marker: a joker stands here
-_SINGLE: Final[tuple[tuple[int], ...]] = tuple((p,) for p in range(108))
+# each discard of one card, shared by every list of discards; typed ``tuple[int, ...]``:
+# a compiled build keeps a ``tuple[int]`` unboxed and would build a new tuple per use
+_SINGLE: Final[tuple[tuple[int, ...], ...]] = tuple((p,) for p in range(108))
 _SUIT_BITS: Final = 1 | 1 << 13 | 1 << 26 | 1 << 39  # one rank in each suit lane
 # The jokers held, as 4 bits (52, 53, 106, 107 = bits 0..3), to their physical ids.
 _JOKER_IDS: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(p for i, p in enumerate((52, 53, 106, 107)) if j >> i & 1) for j in range(16)
 )
+# what MeldTable._run_kinds knows of a suit lane and a number of jokers
+_RUNS_UNKNOWN: Final = 0
+_RUNS_NONE: Final = 1
+_RUNS_SOME: Final = 2
 _POP13: Final[tuple[int, ...]] = tuple(i.bit_count() for i in range(1 << 13))
 # pickup modes (S8) as small ints, compared every turn
 TAKE_ENDS: Final = 0
@@ -58,6 +64,7 @@ class MeldTable:
 
     __slots__ = (
         "_run_cache",
+        "_run_kinds",
         "_runs",
         "_set_cache",
         "gaps_only",
@@ -90,6 +97,10 @@ class MeldTable:
         # keys, below 2**32 and read less often, are kept in a dict.
         self._set_cache: list[list[tuple[int, ...]] | None] = [None] * (1 << 16)
         self._runs: dict[int, list[tuple[int, ...]]] = {}
+        # Whether a suit lane with nj jokers makes any run at all, by ``lane | nj << 13``
+        # (_RUNS_UNKNOWN until met): most lanes looked at make none, and this list spares
+        # them the dict look-up (whose key a compiled build boxes and hashes)
+        self._run_kinds: list[int] = [_RUNS_UNKNOWN] * (1 << 16)
 
     # ----- generation -----
 
@@ -158,14 +169,20 @@ class MeldTable:
             out.extend(found)
         nj = _POP13[jbits]
         runs = self._runs
+        kinds = self._run_kinds
         for s in range(4):
             shift = 13 * s
             lane = (nat >> shift) & M13
             if lane and _POP13[lane] + nj >= 3:
+                # whether any run exists depends on the lane and the number of jokers only
+                kind = lane | nj << 13
+                if kinds[kind] == _RUNS_NONE:
+                    continue
                 key = s | ((nat_lo >> shift) & M13) << 2 | ((nat_hi >> shift) & M13) << 15 | jbits << 28
                 found = runs.get(key)
                 if found is None:
                     found = self._runs_of(key)
+                    kinds[kind] = _RUNS_SOME if found else _RUNS_NONE
                 out.extend(found)
         return out
 

@@ -504,3 +504,23 @@ def test_the_discard_tables_kept_are_bounded() -> None:
     assert sorted(meld_table(Rules.from_spec("standard(score_limit=100)")).discards(hand)) == sorted(
         tables[0].discards(hand)
     )
+
+
+@pytest.mark.parametrize("spec", ["standard", TWO_DECKS, {"preset": "jdross", "overrides": {"num_decks": 2}}])
+def test_S7_a_table_that_has_seen_many_hands_lists_what_a_fresh_one_lists(spec) -> None:
+    # MeldTable remembers which suit lanes (with how many jokers) make no run at all and
+    # skips them afterwards: a hand met later, from the other deck's copies or another
+    # suit, must still get every discard a table seeing it first would list
+    from random import Random
+
+    from yaniv.melds import MeldTable
+
+    r = Rules.from_spec(spec)
+    warm = MeldTable(r)
+    rng = Random(7)
+    ids = list(range(54 * r.num_decks))
+    hands = [sum(1 << c for c in rng.sample(ids, rng.choice((5, 5, 7)))) for _ in range(3000)]
+    for h in hands:
+        warm.discards(h)
+    for h in hands[::7]:
+        assert warm.discards(h) == MeldTable(r).discards(h), f"hand {h:#x}"
