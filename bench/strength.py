@@ -9,7 +9,10 @@ Matches (each on every preset asked for):
 * ``expert-vs-frozen``: expert against the frozen expert of another checkout (issue 20:
   commit ca9ed9c), heads-up; ``expert-vs-3-frozen``: against three of them. The frozen
   bot runs from ``--frozen SRC`` (that checkout's ``src`` directory) through the bot
-  protocol (``bench/frozen_bot.py``); these matches need ``--frozen``.
+  protocol (``bench/frozen_bot.py``); these matches need ``--frozen``;
+* ``expert-self-play`` and ``expert-self-play-4``: the expert against itself, heads-up
+  and at four players (issue 20's stall check: the line's ``capped`` counts the games
+  stopped by a round that reached the turn cap; its win rate is 50% by construction).
 
 Prints one JSON line per match: the first bot's win rate with its 95% Wilson
 interval, the even share, both bots' Elo and mean final totals. ``--games`` is the
@@ -45,6 +48,8 @@ MATCHES: dict[str, tuple[tuple[str, ...], int]] = {
     "expert-vs-3-heuristic": (("expert", "heuristic"), 4),
     "expert-vs-frozen": (("expert", FROZEN), 2),
     "expert-vs-3-frozen": (("expert", FROZEN), 4),
+    "expert-self-play": (("expert", "expert"), 2),
+    "expert-self-play-4": (("expert", "expert"), 4),
 }
 
 
@@ -98,7 +103,11 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200, help="games per match (default 200)")
     parser.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
     parser.add_argument("--presets", default="standard,jdross,finnish", help="rule presets, comma-separated")
-    parser.add_argument("--matches", default=",".join(MATCHES), help="matches to run, comma-separated")
+    parser.add_argument(
+        "--matches",
+        help="matches to run, comma-separated (default: the ladder's three, and the two against"
+        " the frozen expert with --frozen)",
+    )
     parser.add_argument("--seed", type=int, default=1, help="seed of the first deal (default 1)")
     parser.add_argument("--untimed", action="store_true", help="lift the expert's time limits")
     parser.add_argument("--markdown", metavar="FILE", help="also write the results table to FILE")
@@ -112,6 +121,9 @@ def main() -> None:
         return
     results: list[dict[str, Any]] = []
     presets = [p.strip() for p in args.presets.split(",") if p.strip()]
+    if args.matches is None:
+        ladder = ["heuristic-vs-greedy", "expert-vs-heuristic", "expert-vs-3-heuristic"]
+        args.matches = ",".join(ladder + (["expert-vs-frozen", "expert-vs-3-frozen"] if args.frozen else []))
     matches = [m.strip() for m in args.matches.split(",") if m.strip()]
     for preset in presets:
         if preset not in PRESETS:
