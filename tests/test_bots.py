@@ -170,3 +170,21 @@ def test_a_heuristic_stuck_for_take_stuck_turns_takes_no_pile_cards() -> None:
 
     assert takes(Weights(take_stuck_turns=0)) == 0
     assert takes(Weights()) > 0
+
+
+def test_the_bots_per_rules_caches_are_bounded() -> None:
+    # a server meets rule sets from anyone: what the bots keep per rule set must not pile
+    # up, and a rule set met again after many others still gets its family's models
+    from yaniv.bots.model import RULES_CACHE_SIZE, family_of, model_for, win_model_for
+    from yaniv.bots.playout import playout_risk
+
+    first = Rules.from_spec("jdross")
+    model, win = model_for(first), win_model_for(first)
+    for i in range(RULES_CACHE_SIZE + 40):
+        r = Rules.from_spec(f"jdross(score_limit={150 + i})")
+        model_for(r)
+        playout_risk(r, 2)
+    assert family_of.cache_info().currsize <= RULES_CACHE_SIZE
+    assert family_of(first) == "jdross"
+    assert model_for(first) is model and win_model_for(first) is win  # one model per family
+    assert playout_risk(first, 2) == 0.2 and playout_risk(first, 4) == 0.15

@@ -205,7 +205,6 @@ def fitted_calls() -> dict[str, dict[str, tuple[float, ...]]]:
     return parse_calls(json.loads(path.read_text(encoding="utf-8")))
 
 
-@cache
 def call_weights_for(rules: Rules, players: int) -> tuple[float, ...] | None:
     """The learned rule of *rules*' family (:func:`.model.family_of`) at *players* seats, or None."""
     return fitted_calls().get(family_of(rules), {}).get(str(players))

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
@@ -186,7 +186,12 @@ def _distance(rules: Rules, knobs: dict[str, Any]) -> float:
     return float(d)
 
 
-@cache
+RULES_CACHE_SIZE = 256
+"""Rule sets whose family :func:`family_of` remembers: a server meets rule sets from
+anyone, so the cache is bounded (the models are kept per family, a handful)."""
+
+
+@lru_cache(maxsize=RULES_CACHE_SIZE)
 def family_of(rules: Rules) -> str:
     """The fitted rule family nearest to *rules* (``standard`` when none is nearer)."""
     standard = PRESETS["standard"].to_dict()
@@ -198,20 +203,28 @@ def family_of(rules: Rules) -> str:
     return best
 
 
-@cache
 def model_for(rules: Rules) -> HandModel:
     """The hand model of the rule family nearest to *rules* (:func:`family_of`)."""
-    name = family_of(rules)
+    return _family_model(family_of(rules))
+
+
+@cache
+def _family_model(name: str) -> HandModel:
+    """The hand model of the fitted family *name* (one per family, kept)."""
     if name == "standard":
         return default_model()
     fam = families()[name]
     return HandModel(fam["card_distribution"], fam.get("after_single"), fam.get("after_group"))
 
 
-@cache
 def win_model_for(rules: Rules) -> WinModel:
     """The win model of the rule family nearest to *rules* (:func:`family_of`)."""
-    name = family_of(rules)
+    return _family_win_model(family_of(rules))
+
+
+@cache
+def _family_win_model(name: str) -> WinModel:
+    """The win model of the fitted family *name* (one per family, kept)."""
     if name == "standard":
         return default_win_model()
     return WinModel(families()[name]["win_strengths"])

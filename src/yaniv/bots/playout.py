@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from functools import cache
 from typing import Final
 
 from ..actions import Action
@@ -539,7 +538,6 @@ players it lost (17.0% of 100 games against three frozen experts, 31.0% of the r
 :data:`PLAYOUT_RISK` (docs/bots.md §2, sessions 17, 18 and 21)."""
 
 
-@cache
 def playout_risk(rules: Rules, players: int) -> float:
     """The Assaf risk at which the search's playouts call Yaniv under *rules* with *players* in the round."""
     if players == 2:
