@@ -10,7 +10,7 @@ from yaniv import Game
 from yaniv.bots import make_bot
 from yaniv.bots.base import bot_rngs
 from yaniv.bots.heuristic import HeuristicBot
-from yaniv.bots.model import HandModel, default_model, default_win_model
+from yaniv.bots.model import HandModel, default_model, default_win_model, model_for
 from yaniv.bots.playout import (
     VALUE_SCALE,
     best_discard,
@@ -323,3 +323,34 @@ def test_the_playouts_call_at_their_rule_familys_level(monkeypatch: pytest.Monke
         for _, view in views_along_a_game(spec, players, seed=1, limit=40):
             bot.act(view, random.Random(3))
         assert seen and set(seen) == {level}, (spec, players)
+
+
+def _one_playout_turn(rules: str, hand: list[str]) -> list[str]:
+    """Seat 0's hand after one turn of the playout policy with *hand* and an 8♥ to take."""
+    state = RoundState.from_position(
+        {
+            "rules": rules,
+            "players": 2,
+            "current": 0,
+            "phase": "turn_start",
+            "hands": [hand, ["QH", "QC", "JD", "9S"]],
+            "stock": ["5C", "9D", "QD", "7C", "6D"],
+            "discard_pile": [["8H"]],
+        }
+    )
+    playout(state, model_for(state.rules), 0.15, 1)
+    assert state.turns == 1 and state.result is None  # one whole turn, no call (20 points)
+    hands: list[list[str]] = state.to_position()["hands"]
+    return hands[0]
+
+
+def test_S7_2_the_playouts_take_a_pile_card_only_to_make_a_set_the_rules_allow() -> None:
+    """A pair is a set only where sets of two are (``min_set_size``; slovenian-yanef wants three).
+
+    With one 8 the playouts take the 8 thrown before them under the standard rules
+    (it makes a pair), and draw where a set needs three cards; holding two 8s there,
+    they take it (it makes three).
+    """
+    assert "8H" in _one_playout_turn("standard", ["8S", "KD", "2C"])
+    assert "8H" not in _one_playout_turn("standard(min_set_size=3)", ["8S", "KD", "2C"])
+    assert "8H" in _one_playout_turn("standard(min_set_size=3)", ["8S", "8D", "KD", "2C"])

@@ -71,6 +71,8 @@ class _Knobs:
         self.rules = rules
         self.threshold: int = rules.threshold
         self.tie = 0 if rules.assaf_on_tie else 1
+        # cards of a rank a hand must hold for a pile card of that rank to complete a set
+        self.set_from: int = max(rules.min_set_size - 1, 1)
         self.best_discard: dict[int, tuple[tuple[int, ...], int]] = {}
 
 
@@ -142,11 +144,12 @@ def playout(
     """Finish the round with a fast policy (unchecked engine path).
 
     Everyone throws his most valuable discard, takes a pile card only if it is worth
-    less than what he threw and is low (3 or less) or pairs with a card he holds, and
-    calls Yaniv exactly when the heuristic would at the default *risk* (short of its
-    stall allowance): when the calibrated model, from the hand sizes, the cards each
-    opponent was seen taking and the stage of the round, puts the Assaf risk at or
-    below *risk*, made score-aware by :func:`call_risk`.
+    less than what he threw and is low (3 or less) or makes a set with cards he holds (a
+    pair, or three where sets need three: ``min_set_size``), and calls Yaniv exactly
+    when the heuristic would at the default *risk* (short of its stall allowance): when
+    the calibrated model, from the hand sizes, the cards each opponent was seen taking
+    and the stage of the round, puts the Assaf risk at or below *risk*, made score-aware
+    by :func:`call_risk`.
 
     With *call_weights* (:func:`.calls.call_weights_for`) the call is instead the
     logistic rule fitted on the expert's own calls (:mod:`.calls`): the same model risk
@@ -165,6 +168,7 @@ def playout(
     cdf = model.cdf
     players = len(state.active)
     best_of = knobs.best_discard
+    set_from = knobs.set_from
     over = ROUND_OVER
     while state.phase != over:
         seat = state.current
@@ -265,8 +269,12 @@ def playout(
         held = hand_lo[seat] | hand_hi[seat]
         for c in state.takeable_cards():
             v = values[c]
-            if v < take_value and (v <= 3 or held & _SAME_RANK[c]):
-                take, take_value = c, v  # a low card, or one that pairs with the hand
+            if v < take_value:
+                same = held & _SAME_RANK[c]
+                if v <= 3 or (same and (set_from == 1 or same.bit_count() >= set_from)):
+                    # a low card, or one that makes a set with the hand (a pair where
+                    # sets of two are allowed; slovenian-yanef's sets need three)
+                    take, take_value = c, v
         if take >= 0 and (take_value < thrown or not state.stock):
             state.fast_take(take)
         elif state.stock:
