@@ -138,14 +138,9 @@ def main() -> None:
     for preset in presets:
         for match in matches:
             lineup, players = MATCHES[match]
-            rules = PRESETS[preset]
-            if not rules.min_players <= players <= rules.max_players:
-                # slovenian-yanef is played by 3 or more: its heads-up matches are skipped, not fatal
-                print(
-                    f"strength.py: {match} skipped on {preset}: these rules allow "
-                    f"{rules.min_players} to {rules.max_players} players, not {players}",
-                    file=sys.stderr,
-                )
+            problem = PRESETS[preset].players_problem(players)
+            if problem:  # slovenian-yanef is played by 3 or more: its heads-up matches are skipped
+                print(f"strength.py: {match} skipped on {preset}: {problem}", file=sys.stderr)
                 continue
             if FROZEN in lineup:
                 lineup = tuple(frozen_spec(args.frozen, args.untimed) if b == FROZEN else b for b in lineup)

@@ -269,12 +269,10 @@ def playout(
         held = hand_lo[seat] | hand_hi[seat]
         for c in state.takeable_cards():
             v = values[c]
-            if v < take_value:
-                same = held & _SAME_RANK[c]
-                if v <= 3 or (same and (set_from == 1 or same.bit_count() >= set_from)):
-                    # a low card, or one that makes a set with the hand (a pair where
-                    # sets of two are allowed; slovenian-yanef's sets need three)
-                    take, take_value = c, v
+            # a low card, or one that makes a set with the hand (a pair where sets of
+            # two are allowed; slovenian-yanef's sets need three)
+            if v < take_value and (v <= 3 or (held & _SAME_RANK[c]).bit_count() >= set_from):
+                take, take_value = c, v
         if take >= 0 and (take_value < thrown or not state.stock):
             state.fast_take(take)
         elif state.stock:
