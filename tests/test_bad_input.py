@@ -1021,6 +1021,26 @@ def test_the_deck_limit_of_a_rule_set_agrees_with_the_docs() -> None:
     assert "8 players with hand_size=7 need 58 cards but the deck has 54" in docs
 
 
+def test_every_door_that_seats_players_asks_the_rules_one_check() -> None:
+    """S3 and the deal: the arena, a web table and a bot's view refuse a count the rules
+    cannot deal with Rules.players_problem's own words, not a range check of their own."""
+    from yaniv.arena import run_arena
+    from yaniv.bots.program import ViewError, view_from_dict
+    from yaniv.web.seats import TableSettings
+
+    rules = "finnish(hand_size=7)"  # 2 to 8 players, but 8 hands of 7 need 58 cards
+    words = "8 players with hand_size=7 need 58 cards"
+    with pytest.raises(ValueError, match=words):
+        run_arena(rules, ["random"], games=1, players=8)
+    expect(RulesError, lambda: TableSettings.make(rules, None, 8, 1, "expert"), words)
+    text: Any = "8"
+    expect(RulesError, lambda: TableSettings.make(rules, None, text, 1, "expert"), "must be an integer")
+    view = Game(rules, 7, seed=1).round.view(0).to_dict()
+    view["players"] = 8
+    with pytest.raises(ViewError, match=f"view field 'players': {words}"):
+        view_from_dict(view)
+
+
 # ============================================================================ found by hand
 #
 # Bad input tried by hand for the closing notes of issues 14 and 15 that still crashed:

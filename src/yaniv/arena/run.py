@@ -201,8 +201,9 @@ def run_arena(
     if not specs:
         raise ValueError("name at least one bot")
     n = players if players is not None else max(len(specs), rules.min_players)
-    if not rules.min_players <= n <= rules.max_players:
-        raise ValueError(f"these rules allow {rules.min_players} to {rules.max_players} players, not {n}")
+    problem = rules.players_problem(n)
+    if problem:
+        raise ValueError(problem)
     if len(specs) > n:
         raise ValueError(f"{len(specs)} bots do not fit in {n} seats")
     if games < 1:

@@ -135,8 +135,9 @@ def view_from_dict(data: object, rules_of: Callable[[object], Rules] | None = No
     else:
         rules = rules_of(data.get("rules"))
     players = _int(data, "players")
-    if not rules.min_players <= players <= rules.max_players:
-        raise ViewError(f"view field 'players': {players} seats do not fit these rules")
+    problem = rules.players_problem(players)
+    if problem:
+        raise ViewError(f"view field 'players': {problem}")
     seat = _int(data, "seat")
     if not 0 <= seat < players:
         raise ViewError(f"view field 'seat': no seat {seat} at a table of {players}")

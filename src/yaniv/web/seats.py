@@ -163,13 +163,7 @@ class TableSettings:
             if not isinstance(overrides, dict):
                 raise RulesError("overrides must be an object of knob: value")
             base = Rules.from_spec({**base.to_dict(), **overrides})
-        if not isinstance(players, int) or isinstance(players, bool):
-            raise RulesError("players must be a whole number")
-        if not base.min_players <= players <= base.max_players:
-            raise RulesError(
-                f"these rules allow {base.min_players} to {base.max_players} players, not {players}"
-            )
-        problem = base.deal_problem(players)
+        problem = base.players_problem(players)
         if problem:
             raise RulesError(problem)
         if not isinstance(computers, int) or isinstance(computers, bool) or not 0 <= computers < players:
