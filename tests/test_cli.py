@@ -777,9 +777,12 @@ def test_make_bot_passes_options_to_programs_only(tmp_path: Path) -> None:
 def _sigint_as_from_a_terminal() -> None:
     """In the child before it starts: Ctrl-C's default disposition, unblocked.
 
-    A child inherits an ignored or blocked SIGINT from the test process (a library an
-    earlier test ran may leave it so, as in CI), and Python then never installs its
-    KeyboardInterrupt handler: the command could not be interrupted at all.
+    A child inherits an ignored or blocked SIGINT from the test process, and Python then
+    never installs its KeyboardInterrupt handler: the command could not be interrupted
+    at all. No test leaves it so: a command a non-interactive shell starts in the
+    background (``cmd &``, as CI starts ``.ci/run``) begins with SIGINT ignored (POSIX),
+    and everything it starts inherits that (``bash -c 'python3 -c "import signal;
+    print(signal.getsignal(signal.SIGINT))" & wait'`` prints 1, SIG_IGN).
     """
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
