@@ -301,6 +301,34 @@ def test_the_search_playouts_call_later_than_the_heuristic() -> None:
     assert 0 < later < sooner
 
 
+def _calls_at_once(state: RoundState, me: int, risk: float, others_risk: float | None) -> bool:
+    """Whether the seat to play calls Yaniv at the first turn of a playout of a copy of *state*."""
+    s = state.copy()
+    playout(s, default_model(), risk, 1, None, me, others_risk)
+    return s.result is not None
+
+
+def test_the_playouts_other_seats_may_call_at_a_level_of_their_own() -> None:
+    """With others_risk, every seat but the searcher calls at it in the playouts (issue 20,
+    session 24: the opponents at the heuristic's 0.3, the searcher at PLAYOUT_RISK)."""
+    from yaniv.bots.playout import PLAYOUT_RISK
+
+    theirs = HeuristicBot().w.risk
+    assert theirs > PLAYOUT_RISK
+    differ = 0
+    for seed in range(3):
+        for state, view in views_along_a_game("standard", 2, seed=seed, limit=400):
+            if not any(a.type == "yaniv" for a in view.legal):
+                continue
+            mover = state.current
+            as_searcher = _calls_at_once(state, mover, PLAYOUT_RISK, theirs)
+            as_opponent = _calls_at_once(state, 1 - mover, PLAYOUT_RISK, theirs)
+            assert as_searcher == _calls_at_once(state, -1, PLAYOUT_RISK, None)
+            assert as_opponent == _calls_at_once(state, -1, theirs, None)
+            differ += as_searcher != as_opponent
+    assert differ > 0
+
+
 def test_the_playouts_call_at_their_rule_familys_level(monkeypatch: pytest.MonkeyPatch) -> None:
     """jdross heads-up calls at 0.2, the rest at PLAYOUT_RISK; the search passes the level on."""
     from yaniv.bots import search
@@ -311,9 +339,11 @@ def test_the_playouts_call_at_their_rule_familys_level(monkeypatch: pytest.Monke
     assert playout_risk(PRESETS["jdross"], 3) == playout_risk(PRESETS["jdross"], 4) == PLAYOUT_RISK
     assert playout_risk(PRESETS["standard"], 2) == playout_risk(PRESETS["finnish"], 2) == PLAYOUT_RISK == 0.15
     seen: list[float] = []
+    others: list[object] = []
 
     def recording(*args: object) -> None:
-        seen.append(args[-1])  # type: ignore[arg-type]
+        seen.append(args[-2])  # type: ignore[arg-type]
+        others.append(args[-1])
         play_candidates(*args)  # type: ignore[arg-type]
 
     monkeypatch.setattr(search, "play_candidates", recording)
@@ -323,6 +353,13 @@ def test_the_playouts_call_at_their_rule_familys_level(monkeypatch: pytest.Monke
         for _, view in views_along_a_game(spec, players, seed=1, limit=40):
             bot.act(view, random.Random(3))
         assert seen and set(seen) == {level}, (spec, players)
+    assert search.OPPONENT_RISK is None and set(others) == {None}  # off: the others at the same level
+    others.clear()
+    bot = make_bot("expert:fast")
+    bot.opponent_risk = 0.3  # type: ignore[attr-defined]
+    for _, view in views_along_a_game("standard", 2, seed=1, limit=40):
+        bot.act(view, random.Random(3))
+    assert set(others) == {0.3}
 
 
 def _one_playout_turn(rules: str, hand: list[str]) -> list[str]:

@@ -140,6 +140,8 @@ def playout(
     risk: float = 0.3,
     cap: int = 400,
     call_weights: Sequence[float] | None = None,
+    me: int = -1,
+    others_risk: float | None = None,
 ) -> None:
     """Finish the round with a fast policy (unchecked engine path).
 
@@ -149,7 +151,8 @@ def playout(
     when the heuristic would at the default *risk* (short of its stall allowance): when
     the calibrated model, from the hand sizes, the cards each opponent was seen taking
     and the stage of the round, puts the Assaf risk at or below *risk*, made score-aware
-    by :func:`call_risk`.
+    by :func:`call_risk`. With *others_risk*, every seat but *me* calls at that level
+    instead (the search: its own later turns at its level, the opponents at theirs).
 
     With *call_weights* (:func:`.calls.call_weights_for`) the call is instead the
     logistic rule fitted on the expert's own calls (:mod:`.calls`): the same model risk
@@ -169,6 +172,7 @@ def playout(
     players = len(state.active)
     best_of = knobs.best_discard
     set_from = knobs.set_from
+    other_risk = risk if others_risk is None else others_risk
     over = ROUND_OVER
     while state.phase != over:
         seat = state.current
@@ -212,7 +216,8 @@ def playout(
                     row = table[min(hidden, len(table) - 1)]
                     safe *= 1.0 - (row[x] if x < len(row) else 1.0)
             if call_weights is None:
-                if 1.0 - safe <= call_risk(rules, state.totals, state.active, seat, v, risk):
+                level = risk if seat == me else other_risk
+                if 1.0 - safe <= call_risk(rules, state.totals, state.active, seat, v, level):
                     state.fast_yaniv()
                     return
             else:
@@ -522,13 +527,14 @@ def utility(state: RoundState, me: int, strength: Sequence[float]) -> float:
 
 
 PLAYOUT_RISK = 0.15
-"""The Assaf risk at which every seat of the search's playouts calls Yaniv (score-aware, :func:`call_risk`).
+"""The Assaf risk at which the searching seat calls Yaniv in its playouts (score-aware, :func:`call_risk`).
 
 Lower than the heuristic's 0.3: the expert's own calls agree best with a rule at
 0.14-0.16 (85% of 2,542 allowed calls in 40 heads-up self-play games), and with it the
 expert won 56.25% (51.4-61.0%) of 400 heads-up games against the frozen session-7 expert
 (48.25% at 0.3, same deals) and 40.0% against three heuristics (32.0% at 0.3, 200 games)
-(docs/bots.md, session 14). Rule families that call by another level are in
+(docs/bots.md, session 14); the other seats too, unless the search gives them a level
+of their own (``search.OPPONENT_RISK``). Rule families that call by another level are in
 :data:`PLAYOUT_RISK_BY_FAMILY`; :func:`playout_risk` gives a rule set's."""
 
 PLAYOUT_RISK_BY_FAMILY: Final[dict[str, float]] = {"jdross": 0.2}
@@ -588,20 +594,22 @@ def play_candidates(
     squares: list[list[float]],
     call_weights: Sequence[float] | None = None,
     risk: float = PLAYOUT_RISK,
+    others_risk: float | None = None,
 ) -> None:
     """One determinization of the expert's search: every *alive* candidate played on it.
 
     Each candidate plays on its own copy of *base* and the round is finished by
-    :func:`playout` (calling at *risk*, :func:`playout_risk`, or by *call_weights* if
-    given); its :func:`utility` is added to ``totals[i]`` (``counts[i]`` counts them),
-    and for each pair ``i < j`` of *alive* (sorted) the squared difference of their
-    utilities to ``squares[i][j]``: the search's paired tests read those.
+    :func:`playout` (*me* calling at *risk*, :func:`playout_risk`, the others at
+    *others_risk* if given, or everyone by *call_weights* if given); its :func:`utility` is
+    added to ``totals[i]`` (``counts[i]`` counts them), and for each pair ``i < j`` of
+    *alive* (sorted) the squared difference of their utilities to ``squares[i][j]``:
+    the search's paired tests read those.
     """
     utils = [0.0] * len(cands)
     for i in alive:
         s = base.copy()
         apply_candidate(s, cands[i], me)
-        playout(s, model, risk, 400, call_weights)
+        playout(s, model, risk, 400, call_weights, me, others_risk)
         u = utility(s, me, strength)
         utils[i] = u
         totals[i] += u

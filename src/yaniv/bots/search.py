@@ -95,6 +95,7 @@ class ExpertBot(Bot):
         self._rules: Rules | None = None
         self.drawn_like_stock = DRAWN_LIKE_STOCK
         self.learned_calls = LEARNED_CALLS
+        self.opponent_risk = OPPONENT_RISK
         self.playouts = 0
         """Playouts run by all its searches so far (a benchmark's throughput figure)."""
         self.search_seconds = 0.0
@@ -187,7 +188,18 @@ class ExpertBot(Bot):
             # take a copy of it when they reshuffle, so they see the same stock
             base = sample(rng)
             play_candidates(
-                base, cands, alive, me, self.model, strength, totals, counts, squares, calls, risk
+                base,
+                cands,
+                alive,
+                me,
+                self.model,
+                strength,
+                totals,
+                counts,
+                squares,
+                calls,
+                risk,
+                self.opponent_risk,
             )
             done += 1
             if time.perf_counter() > deadline:
@@ -220,6 +232,17 @@ For the rule family and number of players of the game (:func:`.calls.call_weight
 held-out turn starts (the hand-set rule 85.4%), but against the frozen session-7 expert
 it won 52.25% (47.4-57.1%) of 400 heads-up games where the hand-set rule won 55.25%
 (50.4-60.1%) on the same deals (docs/bots.md §2, session 21)."""
+
+OPPONENT_RISK: float | None = None
+"""The Assaf risk at which the other seats of the playouts call Yaniv; None: the searcher's own.
+
+Off. At the heuristic's level (0.3), with its own later turns at
+:func:`.playout.playout_risk`, the expert beats the heuristic more often (standard,
+untimed, the same deals: heads-up 76.2% of 1,300 games against 72.8%, at four players
+43.7% of 300 against 40.0%), but it lost to the frozen session-7 expert, which calls
+where the expert does: 49.1% (45.7-52.6%) of 800 heads-up games against 53.5% on the
+same deals. The playouts must call as the real opponents do, so a fixed level for them
+is wrong against one kind or the other (docs/bots.md §2, session 24)."""
 
 MIN_DETERMINIZATIONS = 16
 """Determinizations before the search may drop a candidate."""
