@@ -690,6 +690,38 @@ def test_arena_checks_its_outputs_first_and_force_replaces_them(tmp_path: Path) 
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".yaniv-")], "no probe left behind"
 
 
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        # with --force the plot replaced the JSON report just written; without it the run
+        # ended in an error after the games, the plot lost
+        (["arena", "--json", "{d}/out.svg", "--plot", "{d}/./out.svg", "--force"], "--plot: "),
+        (["arena", "--json", "{d}/out.json", "--bot-stderr", "{d}/../{n}/out.json"], "--bot-stderr: "),
+        # the bots' stderr was appended into the record being written
+        (["simulate", "--record", "{d}", "--bot-stderr", "{d}/game-1.jsonl"], "--bot-stderr: "),
+        (
+            ["play", "--plain", "--seed", "1", "--record", "{d}/g.jsonl", "--bot-stderr", "{d}/g.jsonl"],
+            "--bot-stderr: ",
+        ),
+        (
+            ["play", "--plain", "--resume", "--record", "{d}/g.jsonl", "--bot-stderr", "{d}/g.jsonl"],
+            "--bot-stderr: ",
+        ),
+    ],
+)
+def test_two_outputs_of_one_run_never_name_the_same_file(
+    argv: list[str], words: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = [a.format(d=tmp_path, n=tmp_path.name) for a in argv]
+    if argv[0] == "arena":
+        argv += ["--bots", "random,random", "--games", "2"]
+    else:
+        argv += ["--games", "1"] if argv[0] == "simulate" else []
+    err = usage_error(argv, capsys)
+    assert words in err and "is also the" in err, err
+    assert list(tmp_path.iterdir()) == [], "nothing written, not even an empty file"
+
+
 def test_simulate_refuses_a_directory_that_takes_no_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

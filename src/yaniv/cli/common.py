@@ -33,6 +33,7 @@ __all__ = [
     "bot_names",
     "bot_options",
     "cycled",
+    "distinct_files",
     "int_list",
     "on_terminal",
     "output_file",
@@ -114,6 +115,32 @@ def output_file(path: str, flag: str, *, force: bool = False, types: Collection[
     except OSError as e:
         raise UsageError(f"{flag}: cannot write {path}: {e.strerror or e}") from None
     return p
+
+
+def distinct_files(*given: tuple[str, str | Path | None]) -> None:
+    """Refuse two flags of one run that name the same file, before anything is written.
+
+    *given*: ``(flag, path)`` pairs; a path of None or ``-`` (stdout) is no file. Paths
+    are compared as the files they name (``./``, ``..`` and links resolved), so that one
+    output never writes over, or into, another.
+    """
+    seen: list[tuple[str, str]] = []
+    for flag, path in given:
+        if path is None or str(path) == "-":
+            continue
+        real = os.path.realpath(path)
+        for other, other_real in seen:
+            if real == other_real or _same_existing_file(real, other_real):
+                raise UsageError(f"{flag}: {path} is also the {other} file: give each its own file")
+        seen.append((flag, real))
+
+
+def _same_existing_file(a: str, b: str) -> bool:
+    """Whether *a* and *b* are one existing file (hard links too)."""
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):  # either is missing (or a name the system refuses)
+        return False
 
 
 def write_output(path: Path, text: str, flag: str, *, force: bool = False) -> None:

@@ -23,6 +23,7 @@ from .common import (
     bot_names,
     bot_options,
     cycled,
+    distinct_files,
     output_file,
     player_count,
     rules_arg,
@@ -86,6 +87,10 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     specs = cycled(bot_names("--bots", args.bots), players)
     seeds = range(args.seed, args.seed + args.games)
     records = _record_paths(args.record, seeds)
+    if records is not None and args.bot_stderr is not None:  # the bots would write into a record
+        name = Path(args.bot_stderr).name
+        record = next((p for p in records if p.name == name), None)
+        distinct_files(("--record", record), ("--bot-stderr", args.bot_stderr))
     with bot_options(args):
         bots = _seat_bots(specs)
         try:
@@ -212,6 +217,7 @@ def cmd_arena(args: argparse.Namespace, out: TextIO) -> int:
     players = player_count(rules, args.players, max(len(names), rules.min_players))
     if len(names) > players:
         raise UsageError(f"--bots: {len(names)} bots do not fit in {players} seats")
+    distinct_files(("--json", args.json), ("--plot", args.plot), ("--bot-stderr", args.bot_stderr))
     json_path = output_file(args.json, "--json", force=args.force) if args.json not in (None, "-") else None
     plot_path = None
     if args.plot:

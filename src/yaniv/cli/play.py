@@ -20,6 +20,7 @@ from .common import (
     bot_names,
     bot_options,
     cycled,
+    distinct_files,
     on_terminal,
     player_count,
     rules_arg,
@@ -86,6 +87,7 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     """Play against the computer: the terminal app on a terminal, else line-based."""
     if args.name is not None and not (args.name.strip() and len(args.name) <= 40 and args.name.isprintable()):
         raise UsageError("--name: give a name of 1 to 40 printable characters")
+    distinct_files(("--record", args.record), ("--bot-stderr", args.bot_stderr))  # bots' lines in a record
     with bot_options(args):  # external opponents get --bot-time-limit and --bot-stderr
         return _play(args, out)
 
