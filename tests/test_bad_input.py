@@ -1186,3 +1186,43 @@ def test_the_longest_name_a_game_takes_round_trips_through_its_record() -> None:
 
     game = Game("standard", players=2, seed=MAX_SEED - 1, names=["x" * MAX_NAME_CHARS, "Ben"])
     assert check(json.dumps(e) for e in game.events).names == ["x" * MAX_NAME_CHARS, "Ben"]
+
+
+class _Pipe(io.StringIO):
+    """Standard input that refuses to be read a whole line at a time (of unbounded length)."""
+
+    def __init__(self, text: str, most: int) -> None:
+        super().__init__(text)
+        self.most = most
+
+    def readline(self, size: int | None = -1) -> str:
+        assert size is not None and 0 <= size <= self.most, f"a read of {size} characters"
+        return super().readline(size)
+
+
+def test_yaniv_bot_skips_an_overlong_line_without_holding_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``yaniv bot``: a line without end (was read whole: 300 MB in, 600 MB of memory)."""
+    from yaniv.bots import program
+
+    monkeypatch.setattr(program, "MAX_INPUT_BYTES", 1000)
+    inp = _Pipe("x" * 5000 + '\n{"type": "hello"}\n' + "y" * 3000, most=1001)
+    out, err = io.StringIO(), io.StringIO()
+    assert program.serve("random", inp, out, err) == 0
+    assert out.getvalue() == '{"type":"ready","name":"random"}\n'
+    assert err.getvalue().splitlines() == [
+        f"yaniv bot random: line {n}: skipped: input line: too long (more than 1,000 characters)"
+        for n in (1, 3)
+    ]
+
+
+def test_the_plain_game_skips_an_overlong_line_without_holding_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from yaniv.cli import main, plain
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    monkeypatch.setattr(sys, "stdin", _Pipe("x" * 50_000 + "\nquit\n", most=plain.MAX_LINE_CHARS + 1))
+    out = io.StringIO()
+    assert main(["play", "--plain", "--seed", "3", "--bots", "random"], out=out) == 0
+    text = out.getvalue()
+    assert "Not read: your line: too long (more than 10,000 characters)" in text and "Bye!" in text

@@ -4,7 +4,9 @@ Rule specs, positions, record lines, bot answers and network messages are read w
 :func:`loads`, which refuses text too large or nested too deeply *before* the standard
 parser could run out of stack (``RecursionError``) or memory, and refuses numbers too
 long to be meant (a 5,000-digit integer). Every refusal is a :class:`JSONInputError`
-(a ``ValueError``) whose message names *what* was read.
+(a ``ValueError``) whose message names *what* was read. The lines of the line protocols
+(the bot protocol's input, the plain game's commands) are read with :func:`read_line`,
+which never holds more than its limit of an overlong line.
 
 >>> loads('{"a": [1, 2]}', "a test")
 {'a': [1, 2]}
@@ -18,11 +20,11 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import IO, Any
 
 from .errors import YanivError
 
-__all__ = ["MAX_BYTES", "MAX_DEPTH", "JSONInputError", "loads"]
+__all__ = ["MAX_BYTES", "MAX_DEPTH", "JSONInputError", "loads", "read_line"]
 
 MAX_DEPTH = 32
 """The deepest nesting of arrays and objects accepted (our formats need 4)."""
@@ -74,3 +76,29 @@ def loads(text: str | bytes, what: str, *, max_depth: int = MAX_DEPTH, max_bytes
         raise JSONInputError(what, f"not JSON ({e.msg})") from None
     except (RecursionError, ValueError) as e:  # belt and braces: the checks above should prevent these
         raise JSONInputError(what, f"cannot be read as JSON ({e})") from None
+
+
+def read_line(stream: IO[str], what: str, max_chars: int = MAX_BYTES) -> str:
+    r"""The next line of *stream* (its newline kept), ``""`` at the end of the input.
+
+    A line of more than *max_chars* characters is read to its end in pieces of at most
+    *max_chars*, never held whole, and refused: :class:`JSONInputError` naming *what*
+    (the stream is then at the start of the next line).
+
+    >>> import io
+    >>> s = io.StringIO("ok\n" + "x" * 50 + "\nnext\n")
+    >>> read_line(s, "a line", 10)
+    'ok\n'
+    >>> read_line(s, "a line", 10)
+    Traceback (most recent call last):
+    ...
+    yaniv.jsonio.JSONInputError: a line: too long (more than 10 characters)
+    >>> read_line(s, "a line", 10)
+    'next\n'
+    """
+    line = stream.readline(max_chars + 1)
+    if len(line) <= max_chars or line.endswith("\n"):
+        return line
+    while (rest := stream.readline(max_chars)) and not rest.endswith("\n"):
+        pass
+    raise JSONInputError(what, f"too long (more than {max_chars:,} characters)")

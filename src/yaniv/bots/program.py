@@ -33,7 +33,7 @@ from typing import IO, Any
 from ..actions import Action
 from ..cards import CARDS, KIND, Card, CardAllocator, parse_card
 from ..errors import YanivError
-from ..jsonio import JSONInputError, loads
+from ..jsonio import JSONInputError, loads, read_line
 from ..rules import Rules, brief_repr
 from ..state import Phase, SeatView
 from .base import Bot
@@ -42,7 +42,8 @@ from .search import ExpertBot
 __all__ = ["MAX_INPUT_BYTES", "ProtocolServer", "serve", "view_from_dict"]
 
 MAX_INPUT_BYTES = 4 * 1024 * 1024
-"""The longest input line read (a ``decide`` of a two-deck table is a few KiB)."""
+"""The longest input line read, in characters (a ``decide`` of a two-deck table is a few KiB);
+a longer one is skipped without being held whole."""
 
 
 class ViewError(ValueError):
@@ -261,6 +262,11 @@ class ProtocolServer:
         self.err.write(f"yaniv bot {self.spec}: line {self.line_number}: {text}\n")
         self.err.flush()
 
+    def skip(self, problem: str) -> None:
+        """Count an input line that could not be read (:func:`serve`: one too long) and name *problem*."""
+        self.line_number += 1
+        self._say(f"skipped: {problem}")
+
     def handle(self, line: str) -> bool:
         """Answer one input line; False when the engine is done (``bye``)."""
         self.line_number += 1
@@ -336,7 +342,11 @@ def serve(
         return bot
 
     server = ProtocolServer(spec, make, out, err, seed=seed)
-    for line in inp:
-        if not server.handle(line):
-            break
-    return 0
+    while True:
+        try:
+            line = read_line(inp, "input line", MAX_INPUT_BYTES)
+        except JSONInputError as e:
+            server.skip(str(e))
+            continue
+        if not line or not server.handle(line):
+            return 0

@@ -13,10 +13,15 @@ from typing import TextIO
 
 from ..actions import Action
 from ..errors import IllegalActionError, YanivError
+from ..jsonio import JSONInputError, read_line
 from ..narrate import event_text, seat_name
 from ..table import Decision, DecisionKind, Table
 
-__all__ = ["PLAIN_HELP", "PlainGame"]
+__all__ = ["MAX_LINE_CHARS", "PLAIN_HELP", "PlainGame"]
+
+MAX_LINE_CHARS = 10_000
+"""The longest line of input read (a whole turn is a few dozen characters); a longer one
+is skipped without being held whole."""
 
 PLAIN_HELP = """Type an action and press Enter:
   discard 7H 8H 9H     lay cards (a single, a set, or a run in ascending order)
@@ -88,10 +93,14 @@ class PlainGame:
     # ------------------------------------------------------------------ input
 
     def ask(self, prompt: str) -> str | None:
-        """Read one line; ``None`` at the end of input."""
+        """Read one line; ``None`` at the end of input, ``""`` for a line too long (said why)."""
         self.out.write(prompt)
         self.out.flush()
-        line = self.inp.readline()
+        try:
+            line = read_line(self.inp, "your line", MAX_LINE_CHARS)
+        except JSONInputError as e:
+            self.say(f"  Not read: {e}")
+            return ""
         if not line:
             return None
         return line.strip()
