@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import time
 
 from yaniv.arena import make_arena_bot, percentile, play_measured
@@ -64,11 +65,18 @@ def main() -> None:
     parser.add_argument("--levels", action="store_true", help="also measure expert:fast and expert:strong")
     parser.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
     args = parser.parse_args()
+    if not (math.isfinite(args.seconds) and 0 < args.seconds <= 86_400):
+        parser.error(f"--seconds must be more than 0 and at most 86400, not {args.seconds}")
     specs = [s.strip() for s in args.bots.split(",") if s.strip()]
     if args.levels:
         specs += [s for s in ("expert:fast", "expert:strong") if s not in specs]
+    if not specs:
+        parser.error("--bots: name at least one bot")
     for spec in specs:
-        make_arena_bot(spec)  # a bad name fails before anything runs
+        try:
+            make_arena_bot(spec)  # a bad name fails before anything runs
+        except ValueError as e:
+            parser.error(f"--bots: {e}")
     for spec in specs:
         t0 = time.perf_counter()
         everything: list[float] = []

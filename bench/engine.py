@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import math
 import os
 import random
 import shutil
@@ -316,11 +317,20 @@ def main() -> None:
     args = parser.parse_args()
     if args.repeat < 1:
         parser.error(f"--repeat must be at least 1, not {args.repeat}")
-    base = Rules.from_spec(args.rules)
+    if not (math.isfinite(args.seconds) and 0 < args.seconds <= 86_400):
+        parser.error(f"--seconds must be more than 0 and at most 86400, not {args.seconds}")
     configs = []
-    for decks in (int(d) for d in args.decks.split(",")):
-        rules = base if decks == 0 or decks == base.num_decks else base.replace(num_decks=decks)
-        configs += [(rules, int(p)) for p in args.players.split(",")]
+    try:
+        base = Rules.from_spec(args.rules)
+        for decks in (int(d) for d in args.decks.split(",")):
+            rules = base if decks == 0 or decks == base.num_decks else base.replace(num_decks=decks)
+            for players in (int(p) for p in args.players.split(",")):
+                problem = rules.players_problem(players)
+                if problem:
+                    parser.error(f"--players {players}: {problem}")
+                configs.append((rules, players))
+    except ValueError as e:  # a rule set, a deck count or a number that cannot be read
+        parser.error(f"--rules {args.rules!r}, --decks {args.decks!r}, --players {args.players!r}: {e}")
     if args.compare:
         compare(args, configs)
         return

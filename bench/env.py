@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import time
 from collections.abc import Callable
@@ -152,9 +153,16 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--split", action="store_true", help="also measure where an AEC step's time goes")
     args = parser.parse_args()
-    for rules in args.rules.split(","):
-        parsed = Rules.from_spec(rules)
+    if not (math.isfinite(args.seconds) and 0 < args.seconds <= 86_400):
+        parser.error(f"--seconds must be more than 0 and at most 86400, not {args.seconds}")
+    if not 1 <= args.num_envs <= 256:
+        parser.error(f"--num-envs must be 1 to 256, not {args.num_envs}")
+    try:
+        specs = {rules: Rules.from_spec(rules) for rules in args.rules.split(",")}
         counts = [int(p) for p in args.players.split(",")]
+    except ValueError as e:  # a rule set or a player count that cannot be read
+        parser.error(f"--rules {args.rules!r}, --players {args.players!r}: {e}")
+    for rules, parsed in specs.items():
         for players in (p for p in counts if parsed.players_problem(p) is None):
             for measure in (aec, gym):
                 line = measure(rules, players, args.seconds, args.seed)

@@ -22,7 +22,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from yaniv import COMPILED, Game
+from yaniv import COMPILED, Game, Rules
 from yaniv.bots import make_bot
 from yaniv.bots import search as search_module
 from yaniv.bots.base import bot_rngs
@@ -98,7 +98,14 @@ def main() -> None:
     args = parser.parse_args()
     if args.positions < 1 or not 0 < args.budget <= 10:
         parser.error("--positions must be at least 1 and --budget in (0, 10] seconds")
-    counts = [int(p) for p in args.players.split(",")]
+    try:
+        counts = [int(p) for p in args.players.split(",")]
+    except ValueError:
+        parser.error(f"--players {args.players!r}: not comma-separated numbers")
+    for players in counts:
+        problem = Rules.from_spec("standard").players_problem(players)
+        if problem:
+            parser.error(f"--players {players}: {problem}")
     if not args.compare:
         for players in counts:
             print(json.dumps(measure(players, args.positions, args.budget, args.seed)), flush=True)

@@ -114,10 +114,20 @@ def main() -> None:
     parser.add_argument("--from", dest="source", metavar="JSONL", help="render the table of saved lines")
     parser.add_argument("--frozen", metavar="SRC", help="src directory of the frozen expert's checkout")
     args = parser.parse_args()
+    if args.games < 1 or args.workers < 1:
+        parser.error("--games and --workers must be at least 1")
+    if args.markdown and Path(args.markdown).is_dir():
+        parser.error(f"--markdown {args.markdown!r} is a directory")
     if args.source:
-        with open(args.source, encoding="utf-8") as f:
-            saved = [json.loads(text) for text in f if text.strip()]
-        print(markdown(saved), end="")
+        try:
+            with open(args.source, encoding="utf-8") as f:
+                saved = [json.loads(text) for text in f if text.strip()]
+            table = markdown(saved)
+        except OSError as e:
+            parser.error(f"--from {args.source!r}: {e.strerror or e}")
+        except (ValueError, KeyError, TypeError, IndexError, AttributeError) as e:  # not UTF-8, JSON, ours
+            parser.error(f"--from {args.source!r}: not this script's lines ({type(e).__name__}: {e})")
+        print(table, end="")
         return
     results: list[dict[str, Any]] = []
     presets = [p.strip() for p in args.presets.split(",") if p.strip()]

@@ -12,6 +12,7 @@ import copy
 import errno
 import io
 import json
+import os
 import random
 import subprocess
 import sys
@@ -1226,3 +1227,60 @@ def test_the_plain_game_skips_an_overlong_line_without_holding_it(
     assert main(["play", "--plain", "--seed", "3", "--bots", "random"], out=out) == 0
     text = out.getvalue()
     assert "Not read: your line: too long (more than 10,000 characters)" in text and "Bye!" in text
+
+
+_ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["bench/bots.py", "--bots", "nope"],
+        ["bench/bots.py", "--seconds", "nan"],
+        ["bench/engine.py", "--seconds", "0"],
+        ["bench/engine.py", "--players", "x"],
+        ["bench/engine.py", "--players", "99"],
+        ["bench/engine.py", "--rules", "nope"],
+        ["bench/engine.py", "--decks", "5"],
+        ["bench/env.py", "--seconds", "-1"],
+        ["bench/env.py", "--rules", "nope"],
+        ["bench/env.py", "--players", "x"],
+        ["bench/search.py", "--players", "x"],
+        ["bench/strength.py", "--games", "-1"],
+        ["bench/strength.py", "--workers", "0"],
+        ["bench/strength.py", "--from", "{d}/missing.jsonl"],
+        ["bench/strength.py", "--from", "{d}"],
+        ["bench/strength.py", "--from", "{d}/not-json.jsonl"],
+        ["bench/strength.py", "--from", "{d}/not-utf8.jsonl"],
+        ["bench/strength.py", "--from", "{d}/other.jsonl"],
+        ["bench/strength.py", "--markdown", "{d}"],
+        ["tools/calibrate.py", "--games", "-1", "--out", "{d}/cal.json"],
+        ["tools/calibrate.py", "--out", "{d}"],
+        ["tools/fit_calls.py", "--out", "{d}"],
+        ["tools/fit_calls.py", "--out", "{d}/not-json.jsonl"],
+        ["tools/fit_models.py", "--games", "0", "--out", "{d}/f.json"],
+        ["tools/fit_models.py", "--out", "{d}"],
+        ["tools/fit_models.py", "--out", "{d}/not-json.jsonl"],
+    ],
+)
+def test_bench_and_tools_scripts_refuse_bad_arguments_in_one_line(argv: list[str], tmp_path: Path) -> None:
+    """Each was a traceback (or, for a negative count or a directory to write, a run that
+    went on and failed, or wrote nothing of use, at its end)."""
+    if argv[0] == "bench/env.py":
+        pytest.importorskip("gymnasium")
+    (tmp_path / "not-json.jsonl").write_text("not json\n")
+    (tmp_path / "not-utf8.jsonl").write_bytes(b"\xff\xfe\n")
+    (tmp_path / "other.jsonl").write_text('{"type": "header"}\n')
+    args = [a.format(d=tmp_path) for a in argv]
+    env = dict(os.environ, PYTHONPATH=str(_ROOT / "src"))
+    proc = subprocess.run(
+        [sys.executable, str(_ROOT / args[0]), *args[1:]],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    assert proc.stderr.strip().splitlines()[-1].startswith(f"{Path(args[0]).name}: error: "), proc.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["not-json.jsonl", "not-utf8.jsonl", "other.jsonl"]

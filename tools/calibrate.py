@@ -148,6 +148,10 @@ def main() -> None:
     )
     parser.add_argument("--out", default=str(CALIBRATION))
     args = parser.parse_args()
+    if args.games < 1 or args.value_games < 1:
+        parser.error("--games and --value-games must be at least 1")
+    if Path(args.out).is_dir():
+        parser.error(f"--out {args.out!r} is a directory")
     data: dict[str, object] = {}
     if args.only:
         try:

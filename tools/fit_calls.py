@@ -154,9 +154,17 @@ def main(argv: list[str] | None = None) -> int:
     if args.games < 3:
         parser.error("--games: at least 3 (a third is held out)")
     data: dict[str, Any] = {"features": list(CALL_FEATURES), "families": {}}
+    if args.out.is_dir():
+        parser.error(f"--out {str(args.out)!r} is a directory")
     if args.out.is_file():
-        old = json.loads(args.out.read_text(encoding="utf-8"))
-        if tuple(old.get("features", ())) == CALL_FEATURES:
+        try:
+            old = json.loads(args.out.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as e:
+            parser.error(f"--out {str(args.out)!r} is kept but cannot be read: {e}")
+        if not isinstance(old, dict):
+            parser.error(f"--out {str(args.out)!r} is kept but is not a JSON object")
+        features, families = old.get("features"), old.get("families")
+        if isinstance(features, list) and tuple(features) == CALL_FEATURES and isinstance(families, dict):
             data = old
     search.LEARNED_CALLS = False  # belt and braces: every expert made here calls hand-set
     report: dict[str, Any] = {}

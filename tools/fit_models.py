@@ -60,10 +60,19 @@ def main() -> None:
     for name in names:
         if name not in PRESETS or name == "standard":
             parser.error(f"--families: {name!r} is not a preset other than standard ({', '.join(PRESETS)})")
+    if args.games < 1 or args.value_games < 1:
+        parser.error("--games and --value-games must be at least 1")
     out = Path(args.out)
     data: dict[str, dict[str, object]] = {"families": {}}
+    if out.is_dir():
+        parser.error(f"--out {args.out!r} is a directory")
     if out.exists():
-        data = json.loads(out.read_text(encoding="utf-8"))
+        try:
+            data = json.loads(out.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as e:
+            parser.error(f"--out {args.out!r} is kept but cannot be read: {e}")
+        if not isinstance(data, dict) or not isinstance(data.get("families"), dict):
+            parser.error(f"--out {args.out!r} is kept but holds no 'families' object")
     for name in names:
         data["families"][name] = fit_family(name, args.games, args.value_games, args.seed)
         out.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
