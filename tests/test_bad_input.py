@@ -1261,6 +1261,11 @@ _ROOT = Path(__file__).resolve().parent.parent
         ["tools/fit_models.py", "--games", "0", "--out", "{d}/f.json"],
         ["tools/fit_models.py", "--out", "{d}"],
         ["tools/fit_models.py", "--out", "{d}/not-json.jsonl"],
+        ["tools/fit_reading.py", "--games", "1", "--out", "{d}/r.json"],
+        ["tools/fit_reading.py", "--players", "9", "--out", "{d}/r.json"],
+        ["tools/fit_reading.py", "--families", "nope", "--out", "{d}/r.json"],
+        ["tools/fit_reading.py", "--out", "{d}"],
+        ["tools/fit_reading.py", "--out", "{d}/not-json.jsonl"],
     ],
 )
 def test_bench_and_tools_scripts_refuse_bad_arguments_in_one_line(argv: list[str], tmp_path: Path) -> None:

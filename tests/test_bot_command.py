@@ -120,3 +120,40 @@ def test_view_round_trip_keeps_what_the_bots_read() -> None:
         ids = [int(c) for c in again.hand] + [int(c) for g in again.discard_pile for c in g]
         assert len(ids) == len(set(ids))  # every card in sight its own physical id
         game.apply(seat, view.legal[-1])
+
+
+def test_a_served_expert_follows_the_events_it_is_sent() -> None:
+    """``event`` messages reach a served bot that follows the game: the expert reads the
+    opponents' Yaniv calls from them (bots/reading.py); a malformed event is skipped."""
+    from yaniv.bots import make_bot
+    from yaniv.bots.base import bot_rngs
+    from yaniv.bots.program import ProtocolServer
+    from yaniv.events import redact
+
+    game = Game(RULES, players=2, seed=4)
+    bots = [make_bot("heuristic") for _ in range(2)]
+    rngs = bot_rngs(4, 2)
+    while not game.over:
+        state = game.round
+        if state.is_over:
+            game.next_round()
+            continue
+        action = bots[state.current].act(state.view(state.current), rngs[state.current])
+        assert action is not None
+        game.apply(state.current, action)
+    import io
+
+    out, err = io.StringIO(), io.StringIO()
+    server = ProtocolServer("expert", lambda: make_bot("expert:fast"), out, err)
+    first = Game(RULES, players=2, seed=4).round
+    view = first.view(0).to_dict()
+    hello = {"type": "hello", "protocol": 1, "seat": 0, "players": 2, "rules": view["rules"]}
+    server.handle(json.dumps(hello))
+    server.handle(_decide(view, 1))  # a decision first: the expert learns the rules
+    server.handle(json.dumps({"type": "event", "event": "not an event"}))
+    server.handle(json.dumps({"type": "event", "event": {"type": "discard", "seat": "x"}}))
+    for event in game.events[1:]:
+        assert server.handle(json.dumps({"type": "event", "event": redact(event, 0)}))
+    reader = server.bot.reader  # type: ignore[union-attr]
+    assert reader.calls_read == sum(r.kind == "yaniv" for r in game.results) > 0
+    assert "Traceback" not in err.getvalue() and err.getvalue().count("\n") == 1

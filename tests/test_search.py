@@ -342,8 +342,8 @@ def test_the_playouts_call_at_their_rule_familys_level(monkeypatch: pytest.Monke
     others: list[object] = []
 
     def recording(*args: object) -> None:
-        seen.append(args[-2])  # type: ignore[arg-type]
-        others.append(args[-1])
+        seen.append(args[10])  # type: ignore[arg-type]  # risk, others_risk (seat_risks: args[12])
+        others.append(args[11])
         play_candidates(*args)  # type: ignore[arg-type]
 
     monkeypatch.setattr(search, "play_candidates", recording)

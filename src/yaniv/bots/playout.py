@@ -142,6 +142,7 @@ def playout(
     call_weights: Sequence[float] | None = None,
     me: int = -1,
     others_risk: float | None = None,
+    seat_risks: Sequence[float] | None = None,
 ) -> None:
     """Finish the round with a fast policy (unchecked engine path).
 
@@ -152,7 +153,8 @@ def playout(
     the calibrated model, from the hand sizes, the cards each opponent was seen taking
     and the stage of the round, puts the Assaf risk at or below *risk*, made score-aware
     by :func:`call_risk`. With *others_risk*, every seat but *me* calls at that level
-    instead (the search: its own later turns at its level, the opponents at theirs).
+    instead (the search: its own later turns at its level, the opponents at theirs);
+    with *seat_risks* (one level per seat), every seat but *me* at its own.
 
     With *call_weights* (:func:`.calls.call_weights_for`) the call is instead the
     logistic rule fitted on the expert's own calls (:mod:`.calls`): the same model risk
@@ -216,7 +218,12 @@ def playout(
                     row = table[min(hidden, len(table) - 1)]
                     safe *= 1.0 - (row[x] if x < len(row) else 1.0)
             if call_weights is None:
-                level = risk if seat == me else other_risk
+                if seat == me:
+                    level = risk
+                elif seat_risks is not None:
+                    level = seat_risks[seat]
+                else:
+                    level = other_risk
                 if 1.0 - safe <= call_risk(rules, state.totals, state.active, seat, v, level):
                     state.fast_yaniv()
                     return
@@ -595,21 +602,22 @@ def play_candidates(
     call_weights: Sequence[float] | None = None,
     risk: float = PLAYOUT_RISK,
     others_risk: float | None = None,
+    seat_risks: Sequence[float] | None = None,
 ) -> None:
     """One determinization of the expert's search: every *alive* candidate played on it.
 
     Each candidate plays on its own copy of *base* and the round is finished by
     :func:`playout` (*me* calling at *risk*, :func:`playout_risk`, the others at
-    *others_risk* if given, or everyone by *call_weights* if given); its :func:`utility` is
-    added to ``totals[i]`` (``counts[i]`` counts them), and for each pair ``i < j`` of
-    *alive* (sorted) the squared difference of their utilities to ``squares[i][j]``:
-    the search's paired tests read those.
+    *others_risk* or each at his *seat_risks* if given, or everyone by *call_weights* if
+    given); its :func:`utility` is added to ``totals[i]`` (``counts[i]`` counts them),
+    and for each pair ``i < j`` of *alive* (sorted) the squared difference of their
+    utilities to ``squares[i][j]``: the search's paired tests read those.
     """
     utils = [0.0] * len(cands)
     for i in alive:
         s = base.copy()
         apply_candidate(s, cands[i], me)
-        playout(s, model, risk, 400, call_weights, me, others_risk)
+        playout(s, model, risk, 400, call_weights, me, others_risk, seat_risks)
         u = utility(s, me, strength)
         utils[i] = u
         totals[i] += u

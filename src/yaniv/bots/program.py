@@ -293,8 +293,23 @@ class ProtocolServer:
             self._decide(message)
         elif kind == "error":
             self._say(f"the engine refused an answer: {str(message.get('message'))[:300]}")
+        elif kind == "event":
+            self._observe(message.get("event"))
         # events and unknown message types need no answer (the view holds everything)
         return True
+
+    def _observe(self, event: object) -> None:
+        """Hand a game event to a bot that follows the game (the expert reads the calls)."""
+        observe = getattr(self.bot, "observe", None)
+        if observe is None:
+            return
+        if not isinstance(event, dict):
+            self._say("skipped: an event message carries an event object")
+            return
+        try:
+            observe(event)
+        except Exception as e:  # a bug of the bot: one line; its decisions still get answers
+            self._say(f"the bot failed on an event: {type(e).__name__}: {str(e)[:200]}")
 
     def _decide(self, message: dict[str, Any]) -> None:
         k = message.get("id")
