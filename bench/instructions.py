@@ -31,6 +31,7 @@ import json
 import os
 import random
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -156,7 +157,14 @@ def main() -> None:
     works = args.work.split(",")
     for work in works:
         if work not in WORK:
-            raise SystemExit(f"--work: unknown workload {work!r}; workloads are: {', '.join(WORK)}")
+            parser.error(f"--work: unknown workload {work!r}; workloads are: {', '.join(WORK)}")
+    for src in trees:
+        # Checked before valgrind starts: a folder without the package would silently run
+        # the installed yaniv instead, for minutes, and report it as that tree's count.
+        if not (Path(src) / "yaniv" / "__init__.py").is_file():
+            parser.error(f"--src {src!r}: not a source tree's src folder (no yaniv/__init__.py in it)")
+    if shutil.which("valgrind") is None:
+        parser.error("valgrind is not installed (apt-get install valgrind)")
     firsts = {_STARTUP.get(w, "startup") for w in works}
     base = {first: [count(src, first) for src in trees] for first in firsts}
     for work in works:

@@ -722,6 +722,49 @@ def test_two_outputs_of_one_run_never_name_the_same_file(
     assert list(tmp_path.iterdir()) == [], "nothing written, not even an empty file"
 
 
+def test_resume_without_record_refuses_a_bot_stderr_that_is_a_game_to_resume(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``play --resume`` alone goes on with the games folder's newest unfinished record:
+    a --bot-stderr naming that file had the bots' stderr appended into the record."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    games = tmp_path / "yaniv" / "games"
+    quit_at_once(monkeypatch, "--seed", "3")  # an unfinished game in the games folder
+    (record,) = games.glob("*.jsonl")
+    before = record.read_bytes()
+    err = usage_error(["play", "--plain", "--resume", "--bot-stderr", str(record)], capsys)
+    assert "--resume: " in err and "is also the --bot-stderr file" in err, err
+    assert record.read_bytes() == before
+    other = tmp_path / "bots.log"  # a file elsewhere is fine
+    text = quit_at_once(monkeypatch, "--resume", "--bot-stderr", str(other))
+    assert f"Resuming {record}" in text and other.exists()
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--bots", "cmd:/nonexistent/bot"],  # a program that cannot start
+        ["--bot-stderr", "{d}"],  # a directory
+        ["--record", "taken"],  # a record's name taken: refused, and the folders it had stay
+    ],
+)
+def test_a_refused_simulate_leaves_no_record_folder_behind(
+    argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The record folder was made before the bots started: a refused run left it empty."""
+    target = tmp_path / "out" / "new"
+    args = [a.format(d=tmp_path) for a in argv]
+    if "--record" not in args:
+        args += ["--record", str(target)]
+    else:  # the record folder exists with the first record's name taken by a folder
+        (tmp_path / "out" / "new" / "game-1.jsonl").mkdir(parents=True)
+        args = ["--record", str(target)]
+    before = sorted(str(p) for p in tmp_path.rglob("*"))
+    err = usage_error(["simulate", "--games", "1", "--players", "2", *args], capsys)
+    assert err.startswith("yaniv simulate: error: --"), err
+    assert sorted(str(p) for p in tmp_path.rglob("*")) == before
+
+
 def test_simulate_refuses_a_directory_that_takes_no_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -8,6 +8,7 @@ import json
 import sys
 import time
 from collections.abc import Sequence
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -57,18 +58,24 @@ def _close(bots: list[Bot]) -> None:
             close()
 
 
-def _record_paths(directory: str | None, seeds: range) -> list[Path] | None:
+def _record_paths(directory: str | None, seeds: range, made: list[Path]) -> list[Path] | None:
     """The record file of every game, none of them existing yet, in a directory that takes files.
 
     All checked before the first game: a record is never overwritten, and a run does not
-    fail at its first record after the bots have started.
+    fail at its first record after the bots have started. The folders it makes are added
+    to *made* (deepest first), for :func:`_unmake` if the run is refused before its games.
     """
     if directory is None:
         return None
     root = Path(directory)
+    folder = root
+    while not folder.exists() and not folder.is_symlink() and folder != folder.parent:
+        made.append(folder)
+        folder = folder.parent
     try:
         root.mkdir(parents=True, exist_ok=True)
     except OSError as e:
+        made.clear()  # nothing was made, or what was is not ours to judge
         raise UsageError(f"--record: cannot make the directory {root}: {e.strerror or e}") from None
     paths = [root / f"game-{seed}.jsonl" for seed in seeds]
     existing = next((p for p in paths if p.exists()), None)
@@ -80,19 +87,38 @@ def _record_paths(directory: str | None, seeds: range) -> list[Path] | None:
     return paths
 
 
+def _unmake(made: list[Path]) -> None:
+    """Remove the folders a refused run made, as long as they are still empty."""
+    for folder in made:
+        try:
+            folder.rmdir()
+        except OSError:  # something was put in it meanwhile: it stays
+            return
+
+
 def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
-    """Play many games between built-in bots and summarise them."""
+    """Play many games between built-in bots and summarise them.
+
+    Everything that can be refused (the rules, the bots, the outputs, the programs to
+    start) is, before the first game; a refused run leaves no folder it made behind.
+    """
     rules = rules_arg(args.rules)
     players = player_count(rules, args.players, min(max(rules.min_players, 3), rules.max_players))
     specs = cycled(bot_names("--bots", args.bots), players)
     seeds = range(args.seed, args.seed + args.games)
-    records = _record_paths(args.record, seeds)
-    if records is not None and args.bot_stderr is not None:  # the bots would write into a record
-        name = Path(args.bot_stderr).name
-        record = next((p for p in records if p.name == name), None)
-        distinct_files(("--record", record), ("--bot-stderr", args.bot_stderr))
-    with bot_options(args):
-        bots = _seat_bots(specs)
+    made: list[Path] = []
+    with ExitStack() as stack:
+        try:
+            records = _record_paths(args.record, seeds, made)
+            if records is not None and args.bot_stderr is not None:  # the bots would write into a record
+                name = Path(args.bot_stderr).name
+                record = next((p for p in records if p.name == name), None)
+                distinct_files(("--record", record), ("--bot-stderr", args.bot_stderr))
+            stack.enter_context(bot_options(args))
+            bots = _seat_bots(specs)
+        except UsageError:
+            _unmake(made)
+            raise
         try:
             summary = _simulate(args, rules, bots, seeds, records)
         finally:

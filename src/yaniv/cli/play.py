@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TextIO
 
 from ..errors import RecordError, RulesError
-from ..session import DEFAULT_LEVEL, Session, bot_spec, games_dir, new_record_path
+from ..session import DEFAULT_LEVEL, Session, bot_spec, games_dir, new_record_path, unfinished_games
 from ..urls import shown_url
 from .common import (
     UsageError,
@@ -88,6 +88,11 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     if args.name is not None and not (args.name.strip() and len(args.name) <= 40 and args.name.isprintable()):
         raise UsageError("--name: give a name of 1 to 40 printable characters")
     distinct_files(("--record", args.record), ("--bot-stderr", args.bot_stderr))  # bots' lines in a record
+    if args.resume and args.record is None and args.bot_stderr is not None:
+        # --resume alone goes on with one of the games folder's unfinished records: none may
+        # be the file the bots' stderr is appended to.
+        games = (("--resume", path) for path in unfinished_games(games_dir()))
+        distinct_files(("--bot-stderr", args.bot_stderr), *games)
     with bot_options(args):  # external opponents get --bot-time-limit and --bot-stderr
         return _play(args, out)
 
