@@ -214,3 +214,28 @@ def test_the_shipped_reading_is_the_measured_table() -> None:
 
     assert fitted_tables() == {}
     assert llr_for(PRESETS["standard"], 2) == llr_for(PRESETS["finnish"], 2) == CALL_LLR
+
+
+@pytest.mark.parametrize(("preset", "reads"), [("standard", True), ("finnish", True), ("jdross", False)])
+def test_the_reading_plays_only_in_the_families_where_it_helped(
+    preset: str, reads: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """search.READ_FAMILIES: on jdross the reading lost against the frozen expert, so there
+    the opponents' playout seats keep the expert's own level (no per-seat levels)."""
+    from yaniv.arena.measure import play_measured
+    from yaniv.bots import search
+
+    levels: list[object] = []
+    real = search.play_candidates
+
+    def spy(*args: object) -> None:
+        levels.append(args[-1])  # seat_risks
+        real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(search, "play_candidates", spy)
+    expert = make_bot("expert:fast")
+    game = Game(preset, players=2, seed=21, dealer=0)
+    play_measured(game, [expert, make_bot("heuristic")], rngs=[random.Random(1), random.Random(2)])
+    assert levels, "the expert searched"
+    assert any(x is not None for x in levels) == reads
+    assert expert.reader.calls_read >= 1  # type: ignore[attr-defined]  # it reads everywhere

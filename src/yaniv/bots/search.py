@@ -36,7 +36,7 @@ from ..state import RoundState, SeatView
 from .base import Bot
 from .calls import call_weights_for
 from .heuristic import HeuristicBot, Knowledge
-from .model import HandModel, default_model, default_win_model, model_for, win_model_for
+from .model import HandModel, default_model, default_win_model, family_of, model_for, win_model_for
 from .playout import VALUE_SCALE, Determinizer, determinize, play_candidates, playout, playout_risk
 from .reading import LOOSE_RISK, CallReader
 from .value import WinModel
@@ -95,6 +95,7 @@ class ExpertBot(Bot):
         self.win_model = win_model or default_win_model()
         self.heuristic = HeuristicBot(model=self.model)
         self._rules: Rules | None = None
+        self._reads = False  # whether the game's rule family is one READ_FAMILIES names
         self.drawn_like_stock = DRAWN_LIKE_STOCK
         self.learned_calls = LEARNED_CALLS
         self.opponent_risk = OPPONENT_RISK
@@ -114,6 +115,7 @@ class ExpertBot(Bot):
         self.model = model or model_for(rules)
         self.heuristic.model = self.model
         self.win_model = win_model or win_model_for(rules)
+        self._reads = family_of(rules) in READ_FAMILIES
 
     def observe(self, event: Mapping[str, Any]) -> None:
         """Follow the game: the table hands over every (redacted) event before a decision."""
@@ -183,10 +185,11 @@ class ExpertBot(Bot):
         calls = call_weights_for(view.rules, len(view.active)) if self.learned_calls else None
         risk = playout_risk(view.rules, len(view.active))
         # each opponent's chance of calling like the heuristic, read from his calls (heads-up
-        # only: at four players the reading fitted heads-up did not help, docs/bots.md §2)
+        # only, and in the families where it was measured to help: docs/bots.md §2)
         loose: list[tuple[int, float]] = []
-        if self.reader is not None and self.opponent_risk is None and calls is None and len(view.active) == 2:
-            loose = [(p, self.reader.p_loose(p)) for p in view.active if p != me]
+        reader = self.reader if self._reads and len(view.active) == 2 else None
+        if reader is not None and self.opponent_risk is None and calls is None:
+            loose = [(p, reader.p_loose(p)) for p in view.active if p != me]
         loose_risk = max(LOOSE_RISK, risk)
         seat_risks: list[float] | None = None
         n_cands = len(cands)
@@ -275,7 +278,14 @@ own level otherwise. Untimed, on the same deals as the shipped expert before it:
 against the heuristic 75.1% of 1,000 games on ``standard`` (72.9% before) and 77.4% on
 ``finnish`` (73.4%); against the frozen session-7 expert 53.25% of 800 (53.5%). At four
 players it lost (38.7% of 300 against 40.0%), so it reads only heads-up
-(docs/bots.md §2, session 26)."""
+(docs/bots.md §2, session 26), and only in the families of :data:`READ_FAMILIES`."""
+
+READ_FAMILIES = frozenset({"standard", "finnish"})
+"""The rule families (:func:`.model.family_of`) whose games the reading of :data:`READ_CALLS` plays.
+
+Not ``jdross`` (and the presets nearest it): there, untimed on the same deals, it won
+79.3% of 300 heads-up games against the heuristic (80.0% without) and 51.0% of 400
+against the frozen session-7 expert (54.75% without) (docs/bots.md §2, session 27)."""
 
 MIN_DETERMINIZATIONS = 16
 """Determinizations before the search may drop a candidate."""
