@@ -120,6 +120,7 @@ BAD = [
     ("[" * 100000, "too_big"),
     ('{"type": "ping", "pad": "' + "x" * (MAX_MESSAGE + 10) + '"}', "too_big"),
     ("[" * 5000 + "]" * 5000, "bad_json"),
+    ('{"type": "ping", "id": "1", "n": ' + "9" * 5000 + "}", "bad_json"),  # a number Python will not read
 ]
 
 
@@ -182,6 +183,7 @@ def test_unknown_table(site: Site) -> None:
         ({"name": "a\u0000b"}, "control"),
         ({"players": 2}, "name"),
         ({"name": "A", "players": "two"}, "players"),
+        ({"name": "A", "player": 4}, '"extra_forbidden","loc":["body","player"]'),  # misspelt: not ignored
     ],
 )
 def test_bad_tables_are_refused(site: Site, body: dict[str, object], word: str) -> None:
@@ -200,6 +202,13 @@ def test_bad_rest_bodies(site: Site) -> None:
     made = site.create(players=2)
     assert site.client.post(f"/api/tables/{made['table']}/join", json={}).status_code == 422
     assert site.client.post(f"/api/tables/{made['table']}/join", json={"name": ""}).status_code == 409
+    extra = site.client.post(f"/api/tables/{made['table']}/join", json={"name": "B", "seat": 1})
+    assert extra.status_code == 422 and "extra_forbidden" in extra.text
+    quick = site.client.post("/api/quick", json={"name": "B", "computers": 1})  # no such field here
+    assert quick.status_code == 422 and "extra_forbidden" in quick.text
+    long_id = "x" * 5000
+    missing = site.client.post(f"/api/tables/{long_id}/join", json={"name": "B"})
+    assert missing.status_code == 404 and len(missing.text) < 200, "the id is not echoed whole"
     site.join(made["table"], "B")
     assert site.client.post(f"/api/tables/{made['table']}/join", json={"name": "C"}).status_code == 409
 

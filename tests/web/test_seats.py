@@ -117,10 +117,20 @@ def test_the_host_changes_the_rules_until_the_start(site: Site) -> None:
     assert info["rules"].startswith("finnish")
     ann.send({"type": "settings", "players": 3})
     ann.expect("table", where=lambda m: len(m["table"]["seats"]) == 3)
-    ann.send({"type": "settings", "players": 1})
-    assert ann.expect("error")["code"] == "not_allowed"  # Ben sits on seat 1
-    ann.send({"type": "settings", "players": 9})
-    assert ann.expect("error")["code"] == "bad_settings"
+    cy = site.join(table, "Cy")
+    assert cy["seat"] == 2
+    ann.send({"type": "settings", "players": 2})
+    err = ann.expect("error")
+    assert err["code"] == "not_allowed" and "beyond seat 1" in err["message"]  # Cy sits on seat 2
+    ann.send({"type": "kick", "seat": 2})
+    ann.expect("table", where=lambda m: m["table"]["seats"][2]["kind"] == "empty")
+    for players in (0, 1, 9):  # what the rules refuse is said so, before who sits where
+        ann.send({"type": "settings", "players": players})
+        err = ann.expect("error")
+        assert err["code"] == "bad_settings" and f"players, not {players}" in err["message"], err
+    ann.send({"type": "settings", "overrides": []})
+    err = ann.expect("error")
+    assert err["code"] == "bad_settings" and "overrides must be an object" in err["message"]
     ann.send({"type": "settings", "rules": "nonsense"})
     err = ann.expect("error")
     assert err["code"] == "bad_settings" and "unknown preset" in err["message"]

@@ -45,7 +45,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from prometheus_client import CONTENT_TYPE_LATEST
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ..bots import LEVELS
 from ..errors import RulesError
@@ -105,7 +105,9 @@ def origin_allowed(origin: str | None, host: str | None, allowed: tuple[str, ...
 
 
 class _Checked(BaseModel):
-    """A request body whose every string is well-formed Unicode of bounded length."""
+    """A request body whose every string is well-formed Unicode of bounded length, and no unknown field."""
+
+    model_config = ConfigDict(extra="forbid")  # a misspelt field is an error, never silently ignored
 
     @model_validator(mode="before")
     @classmethod

@@ -223,7 +223,7 @@ class Hub:
             seat, token = await self.processes.join(table_id, e.owner, name)
             return table_id, seat, token
         if room is None:
-            raise LookupError(f"there is no table {table_id!r}")
+            raise LookupError(f"there is no table {table_id[:40]!r}")
         clean = clean_name(name)
         async with room.lock:
             if room.status != "lobby":

@@ -146,10 +146,6 @@ async def change_settings(room: Room, by: int, changes: dict[str, Any]) -> None:
         _host_in_lobby(room, by, "change the rules")
         old = room.settings
         players = changes.get("players", old.players)
-        if players < len(room.seats) and any(s.kind == "human" for s in room.seats[players:]):
-            raise ProtocolError(
-                "not_allowed", f"a person sits beyond seat {players - 1}: send them away first"
-            )
         keep = min(players, len(room.seats))
         computers = sum(1 for s in room.seats[:keep] if s.kind == "bot")
         try:
@@ -166,6 +162,10 @@ async def change_settings(room: Room, by: int, changes: dict[str, Any]) -> None:
             )
         except (RulesError, ValueError) as e:
             raise ProtocolError("bad_settings", str(e)) from None
+        if any(s.kind == "human" for s in room.seats[players:]):  # checked after the rules' seat limits
+            raise ProtocolError(
+                "not_allowed", f"a person sits beyond seat {players - 1}: send them away first"
+            )
         room.seats = room.seats[:keep] + [Seat() for _ in range(players - keep)]
         if settings.level != old.level:
             for s in room.seats:

@@ -98,6 +98,8 @@ def parse_message(text: str | bytes | None) -> dict[str, Any]:
         data = json.loads(text)
     except (json.JSONDecodeError, RecursionError) as e:
         raise ProtocolError("bad_json", f"the message is not JSON: {e}") from None
+    except ValueError:  # Python reads no integer of more than 4,300 digits
+        raise ProtocolError("bad_json", "the message holds a number too long to read") from None
     if not isinstance(data, dict):
         raise ProtocolError("bad_message", "a message is a JSON object with a 'type' field")
     try:

@@ -159,7 +159,7 @@ class TableSettings:
         *stand_in* defaults to *level*.
         """
         base = Rules.from_spec(rules)
-        if overrides:
+        if overrides is not None:
             if not isinstance(overrides, dict):
                 raise RulesError("overrides must be an object of knob: value")
             base = Rules.from_spec({**base.to_dict(), **overrides})
