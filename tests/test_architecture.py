@@ -46,7 +46,8 @@ for front in FRONT_ENDS:
 ALLOWED["cli"] |= {"tui", "web"}  # the launcher: package entries only (see the test below)
 LAUNCHED = {
     "yaniv.tui": {"run_game", "run_replay"},
-    "yaniv.web": {"serve", "default_db_url", "copy_database", "migrate_database"},  # yaniv serve, yaniv db
+    # yaniv serve (its settings checked before it starts), yaniv db
+    "yaniv.web": {"serve", "WebConfig", "default_db_url", "copy_database", "migrate_database"},
 }
 
 

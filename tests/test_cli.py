@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
 import random
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -514,6 +516,10 @@ BAD_INPUT: dict[str, list[tuple[list[str], str]]] = {
         (["serve", "--log-level", "loud"], "argument --log-level: invalid choice"),
         (["serve", "--log-format", "xml"], "argument --log-format: invalid choice"),
         (["serve", "--db", "bogus://u:s3cret@x"], "--db: 'bogus://u:***@x' is not a database URL"),
+        (["serve", "--db", ""], "--db: name a database"),  # was: the default's folder does not exist
+        (["serve", "--db", "mysql://u@127.0.0.1:1/x"], "--db: mysql://u@127.0.0.1:1/x: "),  # no driver
+        (["serve", "--db", "{tmp}/foreign.db"], "a table named 'tables' that is not a yaniv server's"),
+        (["serve", "--host", "h" * 300], "--host: cannot listen on '" + "h" * 80 + "'"),
     ],
     "bot": [
         (["bot", "nosuch"], "unknown bot 'nosuch'"),
@@ -527,6 +533,15 @@ BAD_INPUT: dict[str, list[tuple[list[str], str]]] = {
         (["db", "copy", "{tmp}/none.db"], "required: target"),
         (["db", "migrate", "--db", "{tmp}/missing/x.db"], "there is no folder {tmp}/missing"),
         (["db", "migrate", "--db", "bogus://x"], "bogus://x"),
+        (["db", "migrate", "--db", ""], "--db: name a database"),
+        (["db", "migrate", "--db", "mysql://u@127.0.0.1:1/x"], "mysql://u@127.0.0.1:1/x: "),  # no driver
+        (["db", "migrate", "--db", "{tmp}/foreign.db"], "a table named 'tables' that is not a yaniv"),
+        (["db", "copy", "{tmp}/notes.db", "{tmp}/new.db"], "the source holds no yaniv tables"),
+        (["db", "copy", "{tmp}/empty.jsonl", "{tmp}/new.db"], "the source holds no yaniv tables"),
+        (["db", "copy", "sqlite://", "{tmp}/new.db"], "the source holds no yaniv tables"),
+        (["db", "copy", "{tmp}/foreign.db", "{tmp}/new.db"], "a table named 'tables' that is not a yaniv"),
+        (["db", "copy", "{tmp}/a-file", "sqlite://"], "the target is a database in memory"),
+        (["db", "copy", "{tmp}/a-file", "sqlite:///:memory:"], "the target is a database in memory"),
     ],
     "arena": [
         (["arena", "--games", "0"], "argument --games"),
@@ -581,6 +596,13 @@ def bad_input_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (tmp_path / "a-file").write_text("hello\n")
     (tmp_path / "empty.jsonl").write_text("")
     (tmp_path / "binary.jsonl").write_bytes(b"\xff\xfe\x00garbage")
+    with contextlib.closing(sqlite3.connect(tmp_path / "notes.db")) as db:  # another program's database
+        db.execute("CREATE TABLE notes (body TEXT)")
+        db.commit()
+    with contextlib.closing(sqlite3.connect(tmp_path / "foreign.db")) as db:  # ... with a 'tables' table
+        db.execute("CREATE TABLE tables (x TEXT)")
+        db.execute("INSERT INTO tables VALUES ('keep me')")
+        db.commit()
     games = tmp_path / "xdg" / "yaniv" / "games"
     games.mkdir(parents=True)
     (games / "game-deep.jsonl").write_text(DEEP + "\n")  # what play --resume looks at first
@@ -1035,6 +1057,35 @@ def test_serve_refuses_bad_limits_in_one_line(
     assert e.value.code == 2
     err = capsys.readouterr().err
     assert option in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "message"),
+    [
+        ("YANIV_WEB_MESSAGE_RATE", "abc", "YANIV_WEB_MESSAGE_RATE='abc' is not a valid value"),
+        ("YANIV_WEB_TURN_SECONDS_PUBLIC", "2", "turn_seconds_public must be 0 (no clock) or 5 to 3600"),
+        ("YANIV_WEB_TURN_SECONDS_PRIVATE", "9999", "turn_seconds_private must be 0 (no clock) or 5 to"),
+        ("YANIV_WEB_MESAGE_RATE", "5", "YANIV_WEB_MESAGE_RATE is not a server setting"),  # misspelt
+    ],
+)
+def test_serve_refuses_a_bad_variable_before_it_shows_or_makes_anything(
+    variable: str, value: str, message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:  # fmt: skip
+    """A bad YANIV_WEB_* variable was refused after the banner, with the database made; a turn
+    clock no host may choose made every public table's creation fail; a misspelt one was ignored."""
+    pytest.importorskip("fastapi")
+    import yaniv.web
+
+    monkeypatch.setattr(yaniv.web, "serve", lambda *a, **kw: 0)  # never reached
+    monkeypatch.setenv(variable, value)
+    out = io.StringIO()
+    with pytest.raises(SystemExit) as exc:
+        main(["serve", "--port", "0", "--db", str(tmp_path / "t.db")], out=out)
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1, err
+    assert out.getvalue() == "" and list(tmp_path.iterdir()) == []
 
 
 def test_serve_help_documents_the_limits(capsys: pytest.CaptureFixture[str]) -> None:

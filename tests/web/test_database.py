@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import json
 import sqlite3
@@ -93,6 +94,34 @@ def test_migrate_versions_an_old_database_step_by_step(tmp_path: Path) -> None:
     again = migrate_database(str(path))
     assert (again.before, again.after) == (SCHEMA_VERSION, SCHEMA_VERSION)
     assert migrate_database(str(tmp_path / "new.db")).before is None  # an empty one is made
+
+
+def test_a_migration_that_fails_leaves_the_database_as_it_was(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SQLite ran each step's DDL outside the transaction: a failed migration was left half done."""
+    import yaniv.web.store as store
+
+    path = tmp_path / "old.db"
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        db.execute(
+            "CREATE TABLE tables (id VARCHAR(32) PRIMARY KEY, created FLOAT, status VARCHAR(16), meta TEXT)"
+        )
+        db.execute("INSERT INTO tables VALUES ('old', 5.0, 'over', '{}')")
+        db.commit()
+
+    def broken(conn: object) -> None:
+        raise OSError("the disk is full")
+
+    monkeypatch.setattr(store, "MIGRATIONS", (store.MIGRATIONS[0], broken))
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        schema = db.execute("SELECT name, sql FROM sqlite_master ORDER BY name").fetchall()
+    with pytest.raises(ValueError, match="the disk is full"):
+        migrate_database(str(path))
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        assert db.execute("SELECT name, sql FROM sqlite_master ORDER BY name").fetchall() == schema
+        assert db.execute("SELECT * FROM tables").fetchall() == [("old", 5.0, "over", "{}")]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["old.db"], "no -wal or -shm left behind"
 
 
 def test_a_database_of_a_newer_server_is_left_alone(tmp_path: Path) -> None:

@@ -19,6 +19,8 @@ def cmd_db(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError(f"yaniv db needs the web extra: pip install 'yaniv[web]' ({e})") from None
     try:
         if args.db_command == "migrate":
+            if args.db is not None and not args.db.strip():
+                raise UsageError("--db: name a database: a SQLAlchemy URL or a SQLite file")
             done = migrate_database(args.db or default_db_url())
             found = "an empty database" if done.before is None else f"schema version {done.before}"
             if args.json:

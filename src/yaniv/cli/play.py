@@ -146,11 +146,17 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     never holds its password.
     """
     try:
-        from ..web import default_db_url, migrate_database, serve
+        from ..web import WebConfig, default_db_url, migrate_database, serve
     except ImportError as e:
         raise UsageError(f"the web server needs its extra: pip install 'yaniv[web]' ({e})") from None
     limits = _serve_limits(args)
+    try:  # the YANIV_WEB_* variables, before anything is shown or made
+        WebConfig.from_env().with_limits(limits)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
     _check_address(args.host, args.port)
+    if args.db is not None and not args.db.strip():
+        raise UsageError("--db: name a database: a SQLAlchemy URL or a SQLite file")
     db = args.db or default_db_url()
     if "://" not in db:  # a plain file name
         db = f"sqlite+aiosqlite:///{Path(db).resolve()}"
@@ -265,7 +271,8 @@ def _check_address(host: str, port: int) -> None:
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except (socket.gaierror, UnicodeError) as e:
-        raise UsageError(f"--host: cannot listen on {host!r}: {getattr(e, 'strerror', None) or e}") from None
+        why = getattr(e, "strerror", None) or e
+        raise UsageError(f"--host: cannot listen on {host[:80]!r}: {why}") from None
     family, kind, proto, _name, address = infos[0]
     try:
         with socket.socket(family, kind, proto) as probe:

@@ -113,6 +113,14 @@ class WebConfig:
     def from_env(cls, environ: Mapping[str, str] | None = None) -> WebConfig:
         """The defaults with every ``YANIV_WEB_<FIELD>`` variable applied; ``ValueError`` if one is bad."""
         env = os.environ if environ is None else environ
+        known = {ENV_PREFIX + f.name.upper() for f in fields(cls)}
+        unknown = sorted(name for name in env if name.startswith(ENV_PREFIX) and name not in known)
+        if unknown:  # a misspelt setting is an error, never silently ignored
+            raise ValueError(
+                f"{unknown[0][:80]} is not a server setting; they are: "
+                + ", ".join(f.name.upper() for f in fields(cls))
+                + f" (each after {ENV_PREFIX})"
+            )
         changes: dict[str, Any] = {}
         for f in fields(cls):
             raw = env.get(ENV_PREFIX + f.name.upper())
@@ -167,7 +175,11 @@ class WebConfig:
         return dataclasses.replace(self, **changes).checked()
 
     def checked(self) -> WebConfig:
-        """The config itself if every number is 0 or more and every choice known; else ``ValueError``."""
+        """The config itself if every value is one it may take; else ``ValueError``.
+
+        Every number is 0 or more, every choice known, and each default turn clock one a
+        host could choose (0, or 5 to ``max_turn_seconds``).
+        """
         for name, choices in _CHOICES.items():
             value = getattr(self, name)
             if value not in choices:
@@ -176,4 +188,10 @@ class WebConfig:
             value = getattr(self, f.name)
             if isinstance(value, (int, float)) and not isinstance(value, bool) and not value >= 0:
                 raise ValueError(f"{f.name} must be 0 or more, got {value!r}")
+        for name in ("turn_seconds_public", "turn_seconds_private"):  # as a host's choice is checked
+            value = getattr(self, name)
+            if not (value == 0 or 5 <= value <= self.max_turn_seconds):
+                raise ValueError(
+                    f"{name} must be 0 (no clock) or 5 to {self.max_turn_seconds:g} seconds, got {value:g}"
+                )
         return self

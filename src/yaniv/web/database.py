@@ -22,7 +22,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from .store import SCHEMA_VERSION, Store, async_url, copy_store, schema_version
+from .store import SCHEMA_VERSION, Store, async_url, copy_store, in_memory, schema_version
 
 __all__ = ["Migrated", "copy_database", "migrate_database"]
 
@@ -89,6 +89,8 @@ def copy_database(source: str, target: str) -> tuple[int, int]:
     src, dst = _url(source, existing=True), _url(target, existing=False)
     if src == dst:
         raise ValueError("the source and the target are the same database")
+    if in_memory(dst):
+        raise ValueError("the target is a database in memory, gone when the copy ends: name a file or server")
     return _run(copy_store(src, dst), f"{_shown(source)} -> {_shown(target)}")
 
 
@@ -105,6 +107,8 @@ def _shown(db: str) -> str:
 def _run(work: Coroutine[Any, Any, T], what: str) -> T:
     try:
         return asyncio.run(work)
+    except ImportError as e:  # the URL's driver, say mysql://'s aiomysql, is not installed
+        raise ValueError(f"{str(what)[:200]}: its database driver is not installed ({e})") from None
     except (SQLAlchemyError, OSError, RuntimeError) as e:
         first = (str(e).strip().splitlines() or [type(e).__name__])[0]
         raise ValueError(f"{str(what)[:200]}: {first[:300]}") from None

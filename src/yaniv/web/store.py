@@ -76,6 +76,7 @@ __all__ = [
     "StoredTable",
     "async_url",
     "copy_store",
+    "in_memory",
     "schema_version",
 ]
 
@@ -195,9 +196,22 @@ class Store:
 
     async def open(self) -> None:
         """Connect, create the schema if missing and start the writer."""
+        if self.url.startswith("sqlite") and not in_memory(self.url):
+            # looked at first without the pragmas: a file this server cannot use keeps its journal mode
+            probe = create_async_engine(self.url)
+            try:
+                async with probe.connect() as conn:
+                    await conn.run_sync(_usable_schema)
+            finally:
+                await probe.dispose()
         self.engine = _make_engine(self.url, self.durable)
-        async with self.engine.begin() as conn:
-            await conn.run_sync(_migrate)
+        try:
+            async with self.engine.begin() as conn:
+                await conn.run_sync(_migrate)
+        except BaseException:  # let the file go: no connection, nor its -wal and -shm, is left behind
+            await self.engine.dispose()
+            self.engine = None
+            raise
         self._queue = asyncio.Queue()
         self._writer = asyncio.create_task(self._write_loop())
 
@@ -582,7 +596,7 @@ class LeaseRenewer:
     def start(self) -> None:
         """Start renewing (the first renewal at once)."""
         self._caller = asyncio.get_running_loop()
-        if _in_memory(self.store.url):
+        if in_memory(self.store.url):
             self._task = self._caller.create_task(self._renewing(self.store._engine()))
             return
         self._thread = threading.Thread(target=self._run, name=f"leases-{self.owner}"[:40], daemon=True)
@@ -644,7 +658,8 @@ async def _renew(engine: AsyncEngine, owner: str, ttl: float) -> set[str]:
         return {r.table_id for r in rows}
 
 
-def _in_memory(url: str) -> bool:
+def in_memory(url: str) -> bool:
+    """Whether the async *url* names a SQLite database in memory (gone with its last connection)."""
     return url.startswith("sqlite") and (":memory:" in url or url.rstrip("/").endswith("sqlite+aiosqlite:"))
 
 
@@ -653,7 +668,7 @@ def _make_engine(url: str, durable: bool, **pool: Any) -> AsyncEngine:
     kwargs: dict[str, Any] = {}
     if url.startswith("sqlite"):
         kwargs["connect_args"] = {"timeout": 30}
-        if _in_memory(url):
+        if in_memory(url):
             kwargs["poolclass"] = StaticPool
             pool = {}  # one connection, shared, whatever is asked
     engine = create_async_engine(url, **kwargs, **pool)
@@ -703,17 +718,34 @@ def schema_version(conn: Connection) -> int | None:
     return 0 if row is None else int(row.version)
 
 
-def _migrate(conn: Connection) -> None:
-    """Make the schema, or bring an older one up to :data:`SCHEMA_VERSION`, step by step.
+def _usable_schema(conn: Connection) -> int | None:
+    """The schema version found (:func:`schema_version`), changing nothing.
 
-    Refuses a database of a newer server (its schema is not known here): nothing is changed.
+    ``RuntimeError`` for a schema this server cannot use: a newer server's, or a ``tables``
+    table of another program.
     """
     found = schema_version(conn)
+    if found is not None and not {"id", "created", "status", "meta"} <= {
+        c["name"] for c in inspect(conn).get_columns("tables")
+    }:
+        raise RuntimeError("the database has a table named 'tables' that is not a yaniv server's")
     if found is not None and found > SCHEMA_VERSION:
         raise RuntimeError(
             f"the database has schema version {found}, newer than this server's {SCHEMA_VERSION}: "
             "upgrade yaniv to use it"
         )
+    return found
+
+
+def _migrate(conn: Connection) -> None:
+    """Make the schema, or bring an older one up to :data:`SCHEMA_VERSION`, step by step.
+
+    Refuses a database of a newer server (its schema is not known here): nothing is changed.
+    All or nothing: a step that fails leaves the database as it was.
+    """
+    if conn.dialect.name == "sqlite":  # Python's sqlite3 runs DDL outside a transaction unless begun
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
+    found = _usable_schema(conn)
     _Base.metadata.create_all(conn)
     start = 0 if found is None else found
     for step in MIGRATIONS[start:]:
@@ -731,8 +763,17 @@ async def copy_store(source: str, target: str, *, batch: int = 2000) -> tuple[in
     are brought to the current schema first. *target* must hold no table: nothing is
     ever overwritten or merged (``ValueError`` otherwise). Every row is copied as it is
     (ids, times, seats' hashed tokens, action ids) in one transaction on *target*, so a
-    failed copy leaves it empty.
+    failed copy leaves it empty. A *source* that holds no schema of this program (an empty
+    or foreign database) is refused unchanged.
     """
+    probe = create_async_engine(source)  # a plain engine: looking changes nothing
+    try:
+        async with probe.connect() as conn:
+            found = await conn.run_sync(schema_version)
+    finally:
+        await probe.dispose()
+    if found is None:
+        raise ValueError("the source holds no yaniv tables (not a yaniv server's database): nothing to copy")
     src, dst = Store(source), Store(target)
     await src.open()
     try:
