@@ -1095,3 +1095,17 @@ def test_serve_help_documents_the_limits(capsys: pytest.CaptureFixture[str]) -> 
     for option in ("--turn-seconds", "--host-grace", "--retention-days", "--allowed-origin", "--durable"):
         assert option in out
     assert "YANIV_WEB_" in out
+
+
+def test_serve_shows_an_ipv6_host_as_a_url_does(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The banner printed ``http://::1:8123/``, which no browser opens; a URL brackets it."""
+    web = pytest.importorskip("yaniv.web")
+    socket_ = pytest.importorskip("socket")
+    try:
+        with socket_.socket(socket_.AF_INET6) as s:
+            s.bind(("::1", 0))
+    except OSError:
+        pytest.skip("no IPv6 loopback here")
+    monkeypatch.setattr(web, "serve", lambda *args, **kwargs: 0)  # the banner, not the server
+    code, text = run("serve", "--host", "::1", "--port", "0", "--db", str(tmp_path / "t.db"))
+    assert code == 0 and text.startswith("Yaniv on http://[::1]:0/"), text

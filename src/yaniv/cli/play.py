@@ -174,7 +174,8 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     redis_url = args.redis if args.redis is not None else os.environ.get("YANIV_REDIS_URL") or None
     if redis_url is not None:
         _check_redis(redis_url, "--redis" if args.redis is not None else "YANIV_REDIS_URL")
-    address, shown = f"http://{args.host}:{args.port}/", shown_url(db)
+    host = f"[{args.host}]" if ":" in args.host else args.host  # an IPv6 address is bracketed in a URL
+    address, shown = f"http://{host}:{args.port}/", shown_url(db)
     if (args.log_format or os.environ.get("YANIV_WEB_LOG_FORMAT", "")).strip().lower() == "json":
         # every line is then an object, the first one too (a log collector reads stdout as well)
         banner = {
