@@ -330,7 +330,8 @@ def test_the_playouts_other_seats_may_call_at_a_level_of_their_own() -> None:
 
 
 def test_the_playouts_call_at_their_rule_familys_level(monkeypatch: pytest.MonkeyPatch) -> None:
-    """jdross heads-up calls at 0.2, the rest at PLAYOUT_RISK; the search passes the level on."""
+    """jdross heads-up calls at 0.2, the rest at PLAYOUT_RISK; the search passes the level on, and
+    the others' level at more seats (MULTIWAY_OPPONENT_RISK)."""
     from yaniv.bots import search
     from yaniv.bots.playout import PLAYOUT_RISK, PLAYOUT_RISK_BY_FAMILY, play_candidates, playout_risk
     from yaniv.rules import PRESETS
@@ -353,7 +354,18 @@ def test_the_playouts_call_at_their_rule_familys_level(monkeypatch: pytest.Monke
         for _, view in views_along_a_game(spec, players, seed=1, limit=40):
             bot.act(view, random.Random(3))
         assert seen and set(seen) == {level}, (spec, players)
-    assert search.OPPONENT_RISK is None and set(others) == {None}  # off: the others at the same level
+    # off heads-up: the others at the same level; at three players and more at the heuristic's
+    assert search.OPPONENT_RISK is None and set(others) == {None, search.MULTIWAY_OPPONENT_RISK}
+    others.clear()
+    bot = make_bot("expert:fast")
+    for _, view in views_along_a_game("standard", 2, seed=1, limit=40):
+        bot.act(view, random.Random(3))
+    assert set(others) == {None}
+    others.clear()
+    bot = make_bot("expert:fast")
+    for _, view in views_along_a_game("standard", 4, seed=1, limit=40):
+        bot.act(view, random.Random(3))
+    assert search.MULTIWAY_OPPONENT_RISK == 0.3 and set(others) == {0.3}
     others.clear()
     bot = make_bot("expert:fast")
     bot.opponent_risk = 0.3  # type: ignore[attr-defined]

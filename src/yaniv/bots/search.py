@@ -99,6 +99,7 @@ class ExpertBot(Bot):
         self.drawn_like_stock = DRAWN_LIKE_STOCK
         self.learned_calls = LEARNED_CALLS
         self.opponent_risk = OPPONENT_RISK
+        self.multiway_opponent_risk = MULTIWAY_OPPONENT_RISK
         self.reader: CallReader | None = CallReader() if READ_CALLS else None
         """How loosely each opponent calls Yaniv, read from the game's events (:mod:`.reading`)."""
         self.playouts = 0
@@ -187,8 +188,11 @@ class ExpertBot(Bot):
         # each opponent's chance of calling like the heuristic, read from his calls (heads-up
         # only, and in the families where it was measured to help: docs/bots.md §2)
         loose: list[tuple[int, float]] = []
+        others = self.opponent_risk
+        if others is None and len(view.active) > 2:
+            others = self.multiway_opponent_risk
         reader = self.reader if self._reads and len(view.active) == 2 else None
-        if reader is not None and self.opponent_risk is None and calls is None:
+        if reader is not None and others is None and calls is None:
             loose = [(p, reader.p_loose(p)) for p in view.active if p != me]
         loose_risk = max(LOOSE_RISK, risk)
         seat_risks: list[float] | None = None
@@ -223,7 +227,7 @@ class ExpertBot(Bot):
                 squares,
                 calls,
                 risk,
-                self.opponent_risk,
+                others,
                 seat_risks,
             )
             done += 1
@@ -268,6 +272,17 @@ untimed, the same deals: heads-up 76.2% of 1,300 games against 72.8%, at four pl
 where the expert does: 49.1% (45.7-52.6%) of 800 heads-up games against 53.5% on the
 same deals. The playouts must call as the real opponents do, so a fixed level for them
 is wrong against one kind or the other (docs/bots.md §2, session 24)."""
+
+MULTIWAY_OPPONENT_RISK: float | None = 0.3
+"""The Assaf risk at which the other seats of the playouts call when more than two play the round.
+
+None: the searcher's own level (:func:`.playout.playout_risk`). At more seats the expert's
+own calls agree best with 0.25 and the heuristic's with 0.3 (heads-up: 0.15 and 0.3), so
+one level fits both kinds of opponent. Untimed, on the same deals: against three heuristic
+bots 42.0% of 1,000 ``standard`` games (40.9% with None), 27.0% of 300 on
+``slovenian-yanef`` (22.7%: there the heuristic calls at 77% of its chances, and with the
+others at 0.15 even the oracle won only 21% of 100), against three frozen session-7
+experts 30.0% of 200 (docs/bots.md §2, session 27)."""
 
 READ_CALLS = True
 """Whether the playouts let each opponent call as loosely as his calls so far say (:mod:`.reading`).
