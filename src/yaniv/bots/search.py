@@ -282,7 +282,7 @@ one level fits both kinds of opponent. Untimed, on the same deals: against three
 bots 42.0% of 1,000 ``standard`` games (40.9% with None), 27.0% of 300 on
 ``slovenian-yanef`` (22.7%: there the heuristic calls at 77% of its chances, and with the
 others at 0.15 even the oracle won only 21% of 100), against three frozen session-7
-experts 30.0% of 200 (docs/bots.md §2, session 27)."""
+experts 30.0% of 200 (26.5% with None) (docs/bots.md §2, session 27)."""
 
 READ_CALLS = True
 """Whether the playouts let each opponent call as loosely as his calls so far say (:mod:`.reading`).
