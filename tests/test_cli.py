@@ -763,24 +763,21 @@ def test_resume_without_record_refuses_a_bot_stderr_that_is_a_game_to_resume(
 
 
 @pytest.mark.parametrize(
-    "argv",
+    ("argv", "taken"),
     [
-        ["--bots", "cmd:/nonexistent/bot"],  # a program that cannot start
-        ["--bot-stderr", "{d}"],  # a directory
-        ["--record", "taken"],  # a record's name taken: refused, and the folders it had stay
+        (["--bots", "cmd:/nonexistent/bot"], False),  # a program that cannot start
+        (["--bot-stderr", "{d}"], False),  # a directory
+        ([], True),  # the first record's name taken (by a folder): the folders it had stay
     ],
 )
 def test_a_refused_simulate_leaves_no_record_folder_behind(
-    argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    argv: list[str], taken: bool, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """The record folder was made before the bots started: a refused run left it empty."""
     target = tmp_path / "out" / "new"
-    args = [a.format(d=tmp_path) for a in argv]
-    if "--record" not in args:
-        args += ["--record", str(target)]
-    else:  # the record folder exists with the first record's name taken by a folder
-        (tmp_path / "out" / "new" / "game-1.jsonl").mkdir(parents=True)
-        args = ["--record", str(target)]
+    if taken:
+        (target / "game-1.jsonl").mkdir(parents=True)
+    args = [a.format(d=tmp_path) for a in argv] + ["--record", str(target)]
     before = sorted(str(p) for p in tmp_path.rglob("*"))
     err = usage_error(["simulate", "--games", "1", "--players", "2", *args], capsys)
     assert err.startswith("yaniv simulate: error: --"), err
@@ -1100,9 +1097,8 @@ def test_serve_help_documents_the_limits(capsys: pytest.CaptureFixture[str]) -> 
 def test_serve_shows_an_ipv6_host_as_a_url_does(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The banner printed ``http://::1:8123/``, which no browser opens; a URL brackets it."""
     web = pytest.importorskip("yaniv.web")
-    socket_ = pytest.importorskip("socket")
     try:
-        with socket_.socket(socket_.AF_INET6) as s:
+        with socket.socket(socket.AF_INET6) as s:
             s.bind(("::1", 0))
     except OSError:
         pytest.skip("no IPv6 loopback here")

@@ -33,6 +33,7 @@ __all__ = [
     "bot_names",
     "bot_options",
     "cycled",
+    "db_arg",
     "distinct_files",
     "int_list",
     "on_terminal",
@@ -180,6 +181,13 @@ def bot_options(args: argparse.Namespace) -> Iterator[None]:
             raise UsageError(f"--bot-stderr: cannot write {stderr}: {e.strerror or e}") from None
     with external_bot_options(time_limit_ms=getattr(args, "bot_time_limit", None), stderr=stderr):
         yield
+
+
+def db_arg(value: str | None) -> str | None:
+    """``--db`` as given (None: not given, the default database); a blank one is refused."""
+    if value is not None and not value.strip():
+        raise UsageError("--db: name a database: a SQLAlchemy URL or a SQLite file")
+    return value
 
 
 def rules_arg(spec: str, flag: str = "--rules") -> Rules:

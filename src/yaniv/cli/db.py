@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import TextIO
 
-from .common import UsageError
+from .common import UsageError, db_arg
 
 __all__ = ["cmd_db"]
 
@@ -19,9 +19,7 @@ def cmd_db(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError(f"yaniv db needs the web extra: pip install 'yaniv[web]' ({e})") from None
     try:
         if args.db_command == "migrate":
-            if args.db is not None and not args.db.strip():
-                raise UsageError("--db: name a database: a SQLAlchemy URL or a SQLite file")
-            done = migrate_database(args.db or default_db_url())
+            done = migrate_database(db_arg(args.db) or default_db_url())
             found = "an empty database" if done.before is None else f"schema version {done.before}"
             if args.json:
                 out.write(json.dumps({"before": done.before, "after": done.after}) + "\n")

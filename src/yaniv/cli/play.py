@@ -20,6 +20,7 @@ from .common import (
     bot_names,
     bot_options,
     cycled,
+    db_arg,
     distinct_files,
     on_terminal,
     player_count,
@@ -155,9 +156,7 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     except ValueError as e:
         raise UsageError(str(e)) from None
     _check_address(args.host, args.port)
-    if args.db is not None and not args.db.strip():
-        raise UsageError("--db: name a database: a SQLAlchemy URL or a SQLite file")
-    db = args.db or default_db_url()
+    db = db_arg(args.db) or default_db_url()
     if "://" not in db:  # a plain file name
         db = f"sqlite+aiosqlite:///{Path(db).resolve()}"
     _check_db(db, given=args.db is not None)
