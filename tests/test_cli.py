@@ -1102,6 +1102,47 @@ def test_serve_shows_an_ipv6_host_as_a_url_does(tmp_path: Path, monkeypatch: pyt
             s.bind(("::1", 0))
     except OSError:
         pytest.skip("no IPv6 loopback here")
-    monkeypatch.setattr(web, "serve", lambda *args, **kwargs: 0)  # the banner, not the server
+    ports: list[int] = []
+    monkeypatch.setattr(web, "serve", lambda *a, **kw: ports.append(kw["sock"].getsockname()[1]) or 0)
     code, text = run("serve", "--host", "::1", "--port", "0", "--db", str(tmp_path / "t.db"))
-    assert code == 0 and text.startswith("Yaniv on http://[::1]:0/"), text
+    assert code == 0 and ports[0] != 0 and text.startswith(f"Yaniv on http://[::1]:{ports[0]}/"), text
+
+
+@pytest.mark.parametrize("log_format", ["text", "json"])
+def test_serve_on_port_0_shows_the_port_the_os_chose(
+    log_format: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--port 0`` printed ``http://127.0.0.1:0/``, which no browser opens: now the port the OS
+    picked, on a socket bound before the banner and handed to the server (it listens there)."""
+    web = pytest.importorskip("yaniv.web")
+    got: dict[str, object] = {}
+
+    def serve(*args: object, **kwargs: object) -> int:
+        sock = kwargs["sock"]
+        assert isinstance(sock, socket.socket) and sock.fileno() != -1  # bound, still open
+        got.update(port=sock.getsockname()[1], sock=sock)
+        return 0
+
+    monkeypatch.setattr(web, "serve", serve)
+    argv = ["serve", "--port", "0", "--db", str(tmp_path / "t.db"), "--log-format", log_format]
+    code, text = run(*argv)
+    port = got["port"]
+    assert code == 0 and isinstance(port, int) and port > 0
+    first = text.splitlines()[0]
+    if log_format == "json":
+        first = json.loads(first)["event"]
+    assert first.startswith(f"Yaniv on http://127.0.0.1:{port}/"), text
+    sock = got["sock"]
+    assert isinstance(sock, socket.socket) and sock.fileno() == -1  # closed once the server is done
+    # a port given is passed on as it is, with no socket of ours: the server binds it itself
+    monkeypatch.setattr(web, "serve", lambda *a, **kw: got.update(kw, args=a) or 0)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        free = probe.getsockname()[1]
+    code, text = run("serve", "--port", str(free), "--db", str(tmp_path / "t.db"))
+    assert code == 0 and text.startswith(f"Yaniv on http://127.0.0.1:{free}/")
+    assert got["sock"] is None and got["args"] == (
+        "127.0.0.1",
+        free,
+        f"sqlite+aiosqlite:///{tmp_path / 't.db'}",
+    )

@@ -73,3 +73,56 @@ def test_ctrl_c_ends_the_server_with_130(tmp_path: object) -> None:
         server.proc.send_signal(sig)
         assert server.proc.wait(20) == code
         server.proc = None
+
+
+def test_port_0_serves_on_the_port_the_banner_shows(tmp_path: object) -> None:
+    """``--port 0`` printed port 0; the server now listens on the port it prints (a real server)."""
+    import os
+    import re
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    import httpx
+
+    db = Path(str(tmp_path)) / "t.db"
+    argv = [
+        sys.executable,
+        "-m",
+        "yaniv.cli",
+        "serve",
+        "--port",
+        "0",
+        "--db",
+        str(db),
+        "--log-level",
+        "warning",
+    ]
+    proc = subprocess.Popen(
+        argv,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=dict(os.environ, PYTHONUNBUFFERED="1"),
+    )
+    try:
+        assert proc.stdout is not None
+        banner = proc.stdout.readline()
+        found = re.match(r"Yaniv on http://127\.0\.0\.1:(\d+)/ ", banner)
+        assert found and int(found[1]) != 0, banner
+        end = time.monotonic() + 30
+        while True:
+            try:
+                assert httpx.get(f"http://127.0.0.1:{found[1]}/healthz", timeout=1).json() == {"status": "ok"}
+                break
+            except httpx.HTTPError:
+                assert proc.poll() is None and time.monotonic() < end, "the server did not come up"
+                time.sleep(0.1)
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(20) == 130
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)

@@ -151,7 +151,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("serve", help="play in the browser: the web server (needs yaniv[web])")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    p.add_argument("--port", type=whole(0, 65535), default=8000, help="port (default 8000)")
+    p.add_argument(
+        "--port",
+        type=whole(0, 65535),
+        default=8000,
+        help="port (default 8000; 0: a free one, shown at the start)",
+    )
     p.add_argument(
         "--db",
         metavar="URL",

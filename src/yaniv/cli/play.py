@@ -173,23 +173,13 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     redis_url = args.redis if args.redis is not None else os.environ.get("YANIV_REDIS_URL") or None
     if redis_url is not None:
         _check_redis(redis_url, "--redis" if args.redis is not None else "YANIV_REDIS_URL")
-    host = f"[{args.host}]" if ":" in args.host else args.host  # an IPv6 address is bracketed in a URL
-    address, shown = f"http://{host}:{args.port}/", shown_url(db)
-    if (args.log_format or os.environ.get("YANIV_WEB_LOG_FORMAT", "")).strip().lower() == "json":
-        # every line is then an object, the first one too (a log collector reads stdout as well)
-        banner = {
-            "time": dt.datetime.now(dt.UTC).isoformat(timespec="milliseconds"),
-            "level": "info",
-            "logger": "yaniv.cli",
-            "event": f"Yaniv on {address}",
-            "database": shown,
-        }
-        out.write(json.dumps(banner, ensure_ascii=True) + "\n")
-    else:
-        linked = f", linked through {shown_url(redis_url)}" if redis_url else ""
-        out.write(f"Yaniv on {address} (tables in {shown}{linked})\n")
-    out.flush()
+    # --port 0 lets the OS pick a free port, known only once a socket is bound: bind it here, so
+    # that the banner shows the port a browser can open, and hand that very socket to the server
+    listener = _bind(args.host, 0) if args.port == 0 else None
     try:
+        port: int = listener.getsockname()[1] if listener is not None else args.port
+        out.write(_banner(args, port, db, redis_url) + "\n")
+        out.flush()
         return serve(
             args.host,
             args.port,
@@ -199,9 +189,31 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
             log_level=args.log_level,
             limits=limits,
             redis_url=redis_url,
+            sock=listener,
         )
     except ValueError as e:  # a bad YANIV_WEB_* variable
         raise UsageError(str(e)) from None
+    finally:
+        if listener is not None:  # the server closes it as it stops; this covers a start that failed
+            listener.close()
+
+
+def _banner(args: argparse.Namespace, port: int, db: str, redis_url: str | None) -> str:
+    """The line ``yaniv serve`` prints first: the address a browser opens, the database (no password)."""
+    host = f"[{args.host}]" if ":" in args.host else args.host  # an IPv6 address is bracketed in a URL
+    address, shown = f"http://{host}:{port}/", shown_url(db)
+    if (args.log_format or os.environ.get("YANIV_WEB_LOG_FORMAT", "")).strip().lower() == "json":
+        # every line is then an object, the first one too (a log collector reads stdout as well)
+        banner = {
+            "time": dt.datetime.now(dt.UTC).isoformat(timespec="milliseconds"),
+            "level": "info",
+            "logger": "yaniv.cli",
+            "event": f"Yaniv on {address}",
+            "database": shown,
+        }
+        return json.dumps(banner, ensure_ascii=True)
+    linked = f", linked through {shown_url(redis_url)}" if redis_url else ""
+    return f"Yaniv on {address} (tables in {shown}{linked})"
 
 
 def _check_redis(url: str, flag: str) -> None:
@@ -268,6 +280,15 @@ def _serve_limits(args: argparse.Namespace) -> dict[str, object]:
 
 def _check_address(host: str, port: int) -> None:
     """*host* resolves and *port* is free on it (bound and let go at once)."""
+    _bind(host, port).close()
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    """A socket bound to *host*:*port* as the server binds one (port 0: a free port the OS picks).
+
+    ``UsageError`` naming ``--host`` for a host that does not resolve, ``--port`` for an
+    address that cannot be bound (in use, not this machine's, a port below 1024).
+    """
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except (socket.gaierror, UnicodeError) as e:
@@ -275,11 +296,18 @@ def _check_address(host: str, port: int) -> None:
         raise UsageError(f"--host: cannot listen on {host[:80]!r}: {why}") from None
     family, kind, proto, _name, address = infos[0]
     try:
-        with socket.socket(family, kind, proto) as probe:
-            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server will
-            probe.bind(address)
+        sock = socket.socket(family, kind, proto)
+    except OSError as e:  # an address family this machine does not have (IPv6 turned off)
+        raise UsageError(f"--host: cannot listen on {host[:80]!r}: {e.strerror or e}") from None
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server will
+        if family == socket.AF_INET6:  # as asyncio's server does: "::" is IPv6 only, not both
+            sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+        sock.bind(address)
     except OSError as e:
+        sock.close()
         raise UsageError(f"--port: cannot listen on {host}:{port}: {e.strerror or e}") from None
+    return sock
 
 
 def _check_db(url: str, *, given: bool) -> None:

@@ -12,6 +12,7 @@ the JSON log lines are in :mod:`yaniv.web.ops` (docs/deploy.md).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from socket import socket
 from types import FrameType
 
 from .app import create_app, default_db_url
@@ -44,6 +45,7 @@ def serve(
     config: WebConfig | None = None,
     limits: Mapping[str, object] | None = None,
     redis_url: str | None = None,
+    sock: socket | None = None,
 ) -> int:
     """Run the server until interrupted (uvicorn, one process); the exit code (130 after Ctrl-C).
 
@@ -55,7 +57,9 @@ def serve(
     the log lines are in its ``log_format``. From the first signal to stop (Ctrl-C,
     SIGTERM) ``/readyz`` answers 503, so that a load balancer stops sending new clients
     while the open connections finish. *redis_url*: one of several processes on the same
-    (PostgreSQL) database, linked through that Redis (:mod:`yaniv.web.processes`).
+    (PostgreSQL) database, linked through that Redis (:mod:`yaniv.web.processes`). *sock*: a
+    socket already bound, listened on instead of binding *host* and *port* (``yaniv serve
+    --port 0`` binds one so as to print the port the OS chose before the server starts).
     """
     import contextlib
     import gc
@@ -105,7 +109,7 @@ def serve(
     )
     server = Server(settings)
     with contextlib.suppress(KeyboardInterrupt):
-        server.run()
+        server.run(sockets=None if sock is None else [sock])
     if not server.started:  # as uvicorn.run: the port, the app's start-up failed
         sys.exit(3)
     # Ctrl-C is 130, as for every other command (uvicorn ends a SIGTERM as that signal, after
