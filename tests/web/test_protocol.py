@@ -183,6 +183,17 @@ def test_unknown_table(site: Site) -> None:
         ({"name": "a\u0000b"}, "control"),
         ({"players": 2}, "name"),
         ({"name": "A", "players": "two"}, "players"),
+        # strict kinds: a boolean or a numeral in a string was read as a number (true as 1 seat)
+        ({"name": "A", "players": True}, '"int_type","loc":["body","players"]'),
+        ({"name": "A", "players": "2"}, '"int_type","loc":["body","players"]'),
+        ({"name": "A", "players": 2.0}, '"int_type","loc":["body","players"]'),
+        ({"name": "A", "computers": False}, '"int_type","loc":["body","computers"]'),
+        ({"name": "A", "computers": "1"}, '"int_type","loc":["body","computers"]'),
+        ({"name": "A", "public": 1}, '"bool_type","loc":["body","public"]'),
+        ({"name": "A", "public": "true"}, '"bool_type","loc":["body","public"]'),
+        ({"name": "A", "turn_seconds": "30"}, '"float_type","loc":["body","turn_seconds"]'),
+        ({"name": "A", "turn_seconds": False}, '"float_type","loc":["body","turn_seconds"]'),
+        ({"name": "   "}, "a name has 1 to 24 characters"),
         ({"name": "A", "player": 4}, '"extra_forbidden","loc":["body","player"]'),  # misspelt: not ignored
     ],
 )
@@ -201,11 +212,27 @@ def test_bad_rest_bodies(site: Site) -> None:
     )
     made = site.create(players=2)
     assert site.client.post(f"/api/tables/{made['table']}/join", json={}).status_code == 422
-    assert site.client.post(f"/api/tables/{made['table']}/join", json={"name": ""}).status_code == 409
+    for name in ("", "   ", "\t\n"):  # a malformed field is 422 (it was 409, as if the table refused)
+        empty = site.client.post(f"/api/tables/{made['table']}/join", json={"name": name})
+        assert empty.status_code == 422 and empty.json() == {"detail": "a name has 1 to 24 characters"}
+    nowhere = site.client.post("/api/tables/nosuchtable/join", json={"name": " "})
+    assert nowhere.status_code == 422  # the request is checked before the table is looked up
     extra = site.client.post(f"/api/tables/{made['table']}/join", json={"name": "B", "seat": 1})
     assert extra.status_code == 422 and "extra_forbidden" in extra.text
     quick = site.client.post("/api/quick", json={"name": "B", "computers": 1})  # no such field here
     assert quick.status_code == 422 and "extra_forbidden" in quick.text
+    for body, field in (
+        ({"name": "B", "players": "4"}, "players"),
+        ({"name": "B", "turn_seconds": True}, "turn_seconds"),
+    ):
+        loose = site.client.post("/api/quick", json=body)
+        assert loose.status_code == 422 and loose.json()["detail"][0]["loc"] == ["body", field], loose.text
+    quick = site.client.post("/api/quick", json={"name": " ", "players": 2})
+    assert quick.status_code == 422 and quick.json() == {"detail": "a name has 1 to 24 characters"}
+    assert (
+        site.client.post("/api/quick", json={"name": "Q", "players": 2, "turn_seconds": 30}).status_code
+        == 200
+    )
     long_id = "x" * 5000
     missing = site.client.post(f"/api/tables/{long_id}/join", json={"name": "B"})
     assert missing.status_code == 404 and len(missing.text) < 200, "the id is not echoed whole"

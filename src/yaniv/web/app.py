@@ -61,7 +61,7 @@ from .remote import Route
 from .room import Room
 from .seats import DEFAULT_LEVEL, TableSettings
 from .store import async_url
-from .text import check_strings
+from .text import check_strings, clean_name
 
 __all__ = ["Client", "create_app", "default_db_url", "origin_allowed"]
 
@@ -105,9 +105,15 @@ def origin_allowed(origin: str | None, host: str | None, allowed: tuple[str, ...
 
 
 class _Checked(BaseModel):
-    """A request body whose every string is well-formed Unicode of bounded length, and no unknown field."""
+    """A request body whose every string is well-formed Unicode of bounded length, and no unknown field.
 
-    model_config = ConfigDict(extra="forbid")  # a misspelt field is an error, never silently ignored
+    Every field takes only its own JSON kind: ``"players": true`` or ``"players": "2"`` is a
+    422 naming the field, never read as 1 or 2 (a whole number for a count, ``true``/``false``
+    for a flag; a number of seconds may be written ``30`` or ``30.5``).
+    """
+
+    # a misspelt field is an error, never silently ignored; strict: no coercion between kinds
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     @model_validator(mode="before")
     @classmethod
@@ -192,6 +198,19 @@ async def _invalid(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
     errors = [{k: v for k, v in e.items() if k in ("type", "loc", "msg")} for e in exc.errors()]
     return _AsciiJSON({"detail": jsonable_encoder(errors)}, status_code=422)
+
+
+def _name(name: str) -> str:
+    """*name* as :func:`~yaniv.web.text.clean_name` leaves it; HTTP 422 with its message if refused.
+
+    Checked before anything is looked up or counted: a malformed name is the request's fault
+    (422) on every call, and 409 is kept for a table that cannot seat a well-formed one (full,
+    started, the name or a look-alike taken). The message stays a string the page translates.
+    """
+    try:
+        return clean_name(name)
+    except ValueError as e:
+        raise HTTPException(422, str(e)) from None
 
 
 def _address(scope_client: Any) -> str:
@@ -363,10 +382,11 @@ def create_app(
     @app.post("/api/tables", summary="Make a table", status_code=201)
     async def create_table(body: CreateTable, request: Request) -> SeatTicket:
         """Make a table with the host on seat 0; computer players take the last seats."""
+        name = _name(body.name)  # before the table is counted against this address
         try:
             settings = settings_of(body, body.computers, body.public)
             hub.allow_table(_address(request.client))
-            table, seat, token = await hub.create(settings, body.name)
+            table, seat, token = await hub.create(settings, name)
         except PermissionError as e:
             raise HTTPException(429, str(e)) from None
         except (RulesError, ValueError) as e:
@@ -376,9 +396,10 @@ def create_app(
     @app.post("/api/quick", summary="Quick match")
     async def quick(body: QuickMatch, request: Request) -> SeatTicket:
         """A seat at an open public table with these rules and seats; a new public table if none."""
+        name = _name(body.name)  # before every open table is tried with it
         try:
             settings = settings_of(body, 0, True)
-            table_id, seat, token, created = await hub.quick(settings, body.name, _address(request.client))
+            table_id, seat, token, created = await hub.quick(settings, name, _address(request.client))
         except PermissionError as e:
             raise HTTPException(429, str(e)) from None
         except (RulesError, ValueError) as e:
@@ -449,8 +470,9 @@ def create_app(
     @app.post("/api/tables/{table_id}/join", summary="Sit down at a table")
     async def join_table(table_id: str, body: JoinTable) -> SeatTicket:
         """Take the first empty seat of a table that has not started."""
+        name = _name(body.name)  # 422: a ValueError of the hub below is the table's state (409)
         try:
-            table, seat, token = await hub.join(table_id, body.name)
+            table, seat, token = await hub.join(table_id, name)
         except LookupError as e:
             raise HTTPException(404, str(e)) from None
         except ValueError as e:
