@@ -531,7 +531,7 @@ BAD_INPUT: dict[str, list[tuple[list[str], str]]] = {
         (["db"], "required: {migrate,copy}"),
         (["db", "copy", "{tmp}/none.db", "{tmp}/b.db"], "there is no database file {tmp}/none.db"),
         (["db", "copy", "{tmp}/none.db"], "required: target"),
-        (["db", "migrate", "--db", "{tmp}/missing/x.db"], "there is no folder {tmp}/missing"),
+        (["db", "migrate", "--db", "{tmp}/missing/x.db"], "--db: there is no folder {tmp}/missing"),
         (["db", "migrate", "--db", "bogus://x"], "bogus://x"),
         (["db", "migrate", "--db", ""], "--db: name a database"),
         (["db", "migrate", "--db", "mysql://u@127.0.0.1:1/x"], "mysql://u@127.0.0.1:1/x: "),  # no driver

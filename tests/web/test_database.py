@@ -155,6 +155,33 @@ def test_yaniv_db_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     assert exc.value.code == 2 and "secret" not in err and "Traceback" not in err
 
 
+def test_db_migrate_makes_the_default_databases_folder_as_serve_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """On a fresh machine ``yaniv db migrate`` (no ``--db``) refused: the data dir's yaniv folder
+    did not exist, which ``yaniv serve`` makes. Both make it now (common.server_db); a ``--db``
+    whose folder is missing is refused by both, and no folder is made for it."""
+    import yaniv.web
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "fresh"))
+    out = io.StringIO()
+    assert main(["db", "migrate", "--json"], out=out) == 0
+    assert json.loads(out.getvalue()) == {"before": None, "after": SCHEMA_VERSION}
+    with sqlite3.connect(tmp_path / "fresh" / "yaniv" / "yaniv.db") as db:
+        assert db.execute("SELECT version FROM schema_version").fetchone() == (SCHEMA_VERSION,)
+    monkeypatch.setattr(yaniv.web, "serve", lambda *a, **kw: 0)  # the server finds it made
+    assert main(["serve", "--port", "0"], out=io.StringIO()) == 0
+    missing = tmp_path / "missing" / "x.db"
+    for argv in (["db", "migrate", "--db", str(missing)], ["serve", "--port", "0", "--db", str(missing)]):
+        capsys.readouterr()
+        with pytest.raises(SystemExit) as exc:
+            main(argv, out=io.StringIO())
+        err = capsys.readouterr().err
+        assert exc.value.code == 2 and "--db: " in err and str(missing.parent) in err, err
+        assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert not missing.parent.exists()
+
+
 @pytest.fixture(scope="module")
 def pg_url() -> Iterator[str]:
     with private_postgres() as url:

@@ -41,6 +41,7 @@ __all__ = [
     "player_count",
     "rules_arg",
     "seconds",
+    "server_db",
     "textual_available",
     "whole",
     "write_output",
@@ -188,6 +189,28 @@ def db_arg(value: str | None) -> str | None:
     if value is not None and not value.strip():
         raise UsageError("--db: name a database: a SQLAlchemy URL or a SQLite file")
     return value
+
+
+def server_db(value: str | None, default_url: Callable[[], str]) -> str:
+    """``--db`` of ``yaniv serve`` and ``yaniv db migrate`` as given, else the default, folder made.
+
+    The default (*default_url*: ``yaniv.web.default_db_url``) is a SQLite file in the data
+    dir, whose folder a fresh machine lacks: the first command to use it makes the folder. A
+    ``--db`` whose folder is missing is left for the command to refuse, as both do (a typing
+    mistake leaves no new folders behind).
+    """
+    given = db_arg(value)
+    if given is not None:
+        return given
+    url = default_url()
+    sqlite = "sqlite+aiosqlite:///"
+    if url.startswith(sqlite):
+        folder = Path(url.removeprefix(sqlite)).parent
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise UsageError(f"the default database: cannot make {folder}: {e.strerror or e}") from None
+    return url
 
 
 def rules_arg(spec: str, flag: str = "--rules") -> Rules:

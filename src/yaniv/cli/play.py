@@ -20,11 +20,11 @@ from .common import (
     bot_names,
     bot_options,
     cycled,
-    db_arg,
     distinct_files,
     on_terminal,
     player_count,
     rules_arg,
+    server_db,
     textual_available,
 )
 from .matches import external_lines, external_report
@@ -156,16 +156,10 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     except ValueError as e:
         raise UsageError(str(e)) from None
     _check_address(args.host, args.port)
-    db = db_arg(args.db) or default_db_url()
+    db = server_db(args.db, default_db_url)  # the default's folder made on the first start
     if "://" not in db:  # a plain file name
         db = f"sqlite+aiosqlite:///{Path(db).resolve()}"
     _check_db(db, given=args.db is not None)
-    if args.db is None and db.startswith("sqlite+aiosqlite:///"):  # the first start: make its folder
-        folder = Path(db.removeprefix("sqlite+aiosqlite:///")).parent
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-        except OSError as e:
-            raise UsageError(f"the default database: cannot make {folder}: {e.strerror or e}") from None
     try:
         migrate_database(db)
     except ValueError as e:  # unreachable, or made by a newer server: the message hides the password
