@@ -1003,6 +1003,26 @@ def _served(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, *options: str) -> d
     return got
 
 
+def test_serve_expands_a_home_relative_db_as_the_db_commands_do(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """``--db '~/x.db'`` (quoted, so no shell expands it) was refused (no folder ``./~``), where
+    ``yaniv db migrate --db '~/x.db'`` used the home folder's file."""
+    pytest.importorskip("fastapi")
+    import yaniv.web
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    got: list[object] = []
+    monkeypatch.setattr(yaniv.web, "serve", lambda *a, **kw: got.append(a[2]) or 0)
+    with socket.socket() as probe:  # a free port
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    assert main(["serve", "--port", str(port), "--db", "~/x.db"], io.StringIO()) == 0
+    assert got == [f"sqlite+aiosqlite:///{tmp_path.resolve() / 'x.db'}"]
+    assert (tmp_path / "x.db").is_file() and not (tmp_path / "~").exists()
+
+
 def test_serve_options_set_the_servers_limits_and_the_environment_still_counts(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

@@ -66,7 +66,7 @@ def test_copy_moves_every_table_and_line_and_never_overwrites(tmp_path: Path) ->
 
 
 def test_a_missing_source_is_refused_and_not_made(tmp_path: Path) -> None:
-    with pytest.raises(ValueError, match="there is no database file"):
+    with pytest.raises(ValueError, match=r"^the source: there is no database file"):
         copy_database(str(tmp_path / "none.db"), str(tmp_path / "b.db"))
     assert not (tmp_path / "none.db").exists() and not (tmp_path / "b.db").exists()
     with pytest.raises(ValueError, match="same database"):
@@ -133,6 +133,16 @@ def test_a_database_of_a_newer_server_is_left_alone(tmp_path: Path) -> None:
         migrate_database(str(path))
     with sqlite3.connect(path) as db:
         assert db.execute("SELECT version FROM schema_version").fetchone() == (99,)
+
+
+def test_a_copy_error_names_the_argument_at_fault(tmp_path: Path) -> None:
+    """Which of the two databases is wrong was left to guess: each error now names it."""
+    _fill(f"sqlite:///{tmp_path / 'a.db'}", 1)
+    with pytest.raises(ValueError, match=r"^the target: there is no folder"):
+        copy_database(str(tmp_path / "a.db"), str(tmp_path / "missing" / "b.db"))
+    with pytest.raises(ValueError, match=r"^the source: there is no database file"):
+        copy_database(str(tmp_path / "missing" / "a.db"), str(tmp_path / "b.db"))
+    assert not (tmp_path / "missing").exists() and not (tmp_path / "b.db").exists()
 
 
 def test_yaniv_db_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -157,8 +157,8 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError(str(e)) from None
     _check_address(args.host, args.port)
     db = server_db(args.db, default_db_url)  # the default's folder made on the first start
-    if "://" not in db:  # a plain file name
-        db = f"sqlite+aiosqlite:///{Path(db).resolve()}"
+    if "://" not in db:  # a plain file name, ~ expanded as the yaniv db commands expand it
+        db = f"sqlite+aiosqlite:///{Path(db).expanduser().resolve()}"
     _check_db(db, given=args.db is not None)
     try:
         migrate_database(db)

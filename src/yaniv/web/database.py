@@ -46,6 +46,14 @@ def _url(db: str, *, existing: bool) -> str:
     return url
 
 
+def _named(db: str, role: str, *, existing: bool) -> str:
+    """:func:`_url` of *db*, its error naming the argument (*role*: the source, the target)."""
+    try:
+        return _url(db, existing=existing)
+    except ValueError as e:
+        raise ValueError(f"{role}: {e}") from None
+
+
 @dataclass(frozen=True)
 class Migrated:
     """What :func:`migrate_database` found and left."""
@@ -86,7 +94,7 @@ def copy_database(source: str, target: str) -> tuple[int, int]:
     ``ValueError`` naming the problem (a bad URL, an unreachable database, a *target*
     that already holds tables: nothing is overwritten or merged).
     """
-    src, dst = _url(source, existing=True), _url(target, existing=False)
+    src, dst = _named(source, "the source", existing=True), _named(target, "the target", existing=False)
     if src == dst:
         raise ValueError("the source and the target are the same database")
     if in_memory(dst):
