@@ -12,7 +12,7 @@ from yaniv import Game, Rules
 from yaniv.actions import Action
 from yaniv.bots import LEVELS, Bot, ExpertBot, make_bot
 from yaniv.bots.base import bot_rngs
-from yaniv.bots.heuristic import HeuristicBot, Weights
+from yaniv.bots.heuristic import HeuristicBot, Knowledge, Weights
 from yaniv.bots.search import LEVELS as SEARCH_LEVELS
 from yaniv.match import play_game
 from yaniv.rules import PRESETS
@@ -119,6 +119,25 @@ def test_levels_name_real_bots() -> None:
     assert isinstance(default, ExpertBot) and default.level == SEARCH_LEVELS["default"]
     strong = make_bot(LEVELS["expert"])
     assert isinstance(strong, ExpertBot) and strong.level == SEARCH_LEVELS["strong"]
+
+
+def test_the_default_level_searches_wider_at_tables_of_more_than_two_seats() -> None:
+    """Session 29: at a table of more than two seats the default level takes strong's candidates
+    and determinizations (docs/bots.md §2: 45.45% of 2,000 games against three heuristic bots,
+    43.0% with its heads-up budget), even once two are left; heads-up it keeps its own. Its
+    time cap is its own either way, so the real-time bound holds."""
+    default, strong = SEARCH_LEVELS["default"], SEARCH_LEVELS["strong"]
+    wide = (strong.candidates, strong.determinizations)
+    assert default.budget(2) == (default.candidates, default.determinizations) != wide
+    assert default.budget(3) == default.budget(4) == default.budget(8) == wide
+    assert strong.budget(2) == strong.budget(5) == wide and SEARCH_LEVELS["fast"].budget(4) == (3, 30)
+    assert default.max_seconds < strong.max_seconds
+    bot = ExpertBot()
+    for players, wanted in ((2, default.candidates), (4, strong.candidates)):
+        game = Game("standard", players=players, seed=11)
+        view = game.round.view(game.round.current)
+        turns = [a for a in bot.candidates(view, Knowledge(view), random.Random(1)) if a.type != "yaniv"]
+        assert len(turns) == wanted, players
 
 
 @pytest.mark.parametrize("seed", [900025, 900030, 900067])
