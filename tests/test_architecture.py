@@ -46,8 +46,9 @@ for front in FRONT_ENDS:
 ALLOWED["cli"] |= {"tui", "web"}  # the launcher: package entries only (see the test below)
 LAUNCHED = {
     "yaniv.tui": {"run_game", "run_replay"},
-    # yaniv serve (its settings checked before it starts), yaniv db
-    "yaniv.web": {"serve", "WebConfig", "default_db_url", "copy_database", "migrate_database"},
+    # yaniv serve (its settings and database checked before it starts: a file name read as the
+    # server reads it), yaniv db
+    "yaniv.web": {"serve", "WebConfig", "default_db_url", "file_url", "copy_database", "migrate_database"},
 }
 
 

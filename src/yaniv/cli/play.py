@@ -147,7 +147,7 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     never holds its password.
     """
     try:
-        from ..web import WebConfig, default_db_url, migrate_database, serve
+        from ..web import WebConfig, default_db_url, file_url, migrate_database, serve
     except ImportError as e:
         raise UsageError(f"the web server needs its extra: pip install 'yaniv[web]' ({e})") from None
     limits = _serve_limits(args)
@@ -156,9 +156,8 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     except ValueError as e:
         raise UsageError(str(e)) from None
     _check_address(args.host, args.port)
-    db = server_db(args.db, default_db_url)  # the default's folder made on the first start
-    if "://" not in db:  # a plain file name, ~ expanded as the yaniv db commands expand it
-        db = f"sqlite+aiosqlite:///{Path(db).expanduser().resolve()}"
+    # the default's folder made on the first start; a file name read as the yaniv db commands read it
+    db = file_url(server_db(args.db, default_db_url))
     _check_db(db, given=args.db is not None)
     try:
         migrate_database(db)

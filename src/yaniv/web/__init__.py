@@ -18,6 +18,7 @@ from types import FrameType
 from .app import create_app, default_db_url
 from .config import WebConfig
 from .database import copy_database, migrate_database
+from .store import file_url
 
 __all__ = [
     "WS_MAX_SIZE",
@@ -25,6 +26,7 @@ __all__ = [
     "copy_database",
     "create_app",
     "default_db_url",
+    "file_url",
     "migrate_database",
     "serve",
 ]

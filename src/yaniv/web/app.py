@@ -60,7 +60,7 @@ from .protocol import ProtocolError, error, parse_message
 from .remote import Route
 from .room import Room
 from .seats import DEFAULT_LEVEL, TableSettings
-from .store import async_url
+from .store import async_url, file_url
 from .text import check_strings, clean_name
 
 __all__ = ["Client", "create_app", "default_db_url", "origin_allowed"]
@@ -79,9 +79,7 @@ def default_db_url(environ: dict[str, str] | None = None) -> str:
 
 def _db_url(url: str) -> str:
     """*url* for the async store: a file name becomes a SQLite URL, plain URLs get their async driver."""
-    if "://" not in url:
-        url = f"sqlite+aiosqlite:///{Path(url).resolve()}"
-    url = async_url(url)
+    url = async_url(file_url(url))
     if url.startswith("sqlite+aiosqlite:///") and ":memory:" not in url:
         Path(url.removeprefix("sqlite+aiosqlite:///")).parent.mkdir(parents=True, exist_ok=True)
     return url

@@ -22,7 +22,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from .store import SCHEMA_VERSION, Store, async_url, copy_store, in_memory, schema_version
+from .store import SCHEMA_VERSION, Store, async_url, copy_store, file_url, in_memory, schema_version
 
 __all__ = ["Migrated", "copy_database", "migrate_database"]
 
@@ -35,8 +35,7 @@ def _url(db: str, *, existing: bool) -> str:
     """*db* as an async SQLAlchemy URL; a SQLite file must exist if *existing* (never made empty)."""
     if not isinstance(db, str) or not db.strip():
         raise ValueError("name a database: a SQLAlchemy URL or a SQLite file")
-    url = db if "://" in db else f"{_SQLITE}{Path(db).expanduser().resolve()}"
-    url = async_url(url)
+    url = async_url(file_url(db))
     if url.startswith(_SQLITE) and ":memory:" not in url:
         path = Path(url.removeprefix(_SQLITE))
         if existing and not path.is_file():

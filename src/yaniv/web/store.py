@@ -43,6 +43,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
@@ -76,6 +77,7 @@ __all__ = [
     "StoredTable",
     "async_url",
     "copy_store",
+    "file_url",
     "in_memory",
     "schema_version",
 ]
@@ -84,6 +86,14 @@ log = logging.getLogger("yaniv.web")
 
 _ASYNC_DRIVERS = {"sqlite": "aiosqlite", "postgresql": "psycopg", "mysql": "aiomysql", "mariadb": "aiomysql"}
 _SYNC_DRIVERS = {"pysqlite", "psycopg2", "pg8000", "pymysql", "mysqldb", "mysqlconnector", ""}
+
+
+def file_url(db: str) -> str:
+    """*db* as a URL: a file name becomes its SQLite file's absolute URL (``~`` expanded), a URL stays.
+
+    The one reading of a file name for ``yaniv serve --db``, ``yaniv db`` and :func:`create_app`.
+    """
+    return db if "://" in db else f"sqlite+aiosqlite:///{Path(db).expanduser().resolve()}"
 
 
 def async_url(url: str) -> str:
