@@ -5,7 +5,7 @@ Matches (each on every preset asked for):
 * ``heuristic-vs-greedy``: heuristic against greedy, heads-up;
 * ``expert-vs-heuristic``: expert (default level) against heuristic, heads-up;
 * ``expert-vs-3-heuristic``: expert against three heuristic bots, 4 players
-  (an even share is 25%);
+  (an even share is 25%); ``expert-vs-2-heuristic``: against two, 3 players (33%);
 * ``expert-vs-frozen``: expert against the frozen expert of another checkout (issue 20:
   commit ca9ed9c), heads-up; ``expert-vs-3-frozen``: against three of them. The frozen
   bot runs from ``--frozen SRC`` (that checkout's ``src`` directory) through the bot
@@ -45,6 +45,7 @@ FROZEN = "frozen"
 MATCHES: dict[str, tuple[tuple[str, ...], int]] = {
     "heuristic-vs-greedy": (("heuristic", "greedy"), 2),
     "expert-vs-heuristic": (("expert", "heuristic"), 2),
+    "expert-vs-2-heuristic": (("expert", "heuristic"), 3),
     "expert-vs-3-heuristic": (("expert", "heuristic"), 4),
     "expert-vs-frozen": (("expert", FROZEN), 2),
     "expert-vs-3-frozen": (("expert", FROZEN), 4),
