@@ -513,6 +513,12 @@ BAD_INPUT: dict[str, list[tuple[list[str], str]]] = {
         (["serve", "--bot-delay", "inf"], "argument --bot-delay"),
         (["serve", "--round-pause", "nan"], "argument --round-pause"),
         (["serve", "--round-pause", "-1"], "argument --round-pause"),
+        # each flag's message names its own unit (all said "seconds", the days and the rate too)
+        (["serve", "--retention-days", "nan"], "argument --retention-days: must be a number of days from 0"),
+        (["serve", "--abandoned-days", "-1"], "argument --abandoned-days: must be a number of days from 0"),
+        (["serve", "--lobby-hours", "inf"], "argument --lobby-hours: must be a number of hours from 0"),
+        (["serve", "--message-rate", "-2"], "argument --message-rate: must be a number of messages a second"),
+        (["serve", "--host-grace", "-1"], "argument --host-grace: must be a number of seconds from 0"),
         (["serve", "--log-level", "loud"], "argument --log-level: invalid choice"),
         (["serve", "--log-format", "xml"], "argument --log-format: invalid choice"),
         (["serve", "--db", "bogus://u:s3cret@x"], "--db: 'bogus://u:***@x' is not a database URL"),

@@ -76,8 +76,11 @@ def whole(lo: int, hi: int) -> Callable[[str], int]:
     return parse
 
 
-def seconds(hi: float) -> Callable[[str], float]:
-    """An argparse type: a finite number of seconds from 0 to *hi* (``inf`` and ``nan`` are refused)."""
+def seconds(hi: float, unit: str = "seconds") -> Callable[[str], float]:
+    """An argparse type: a finite number of seconds from 0 to *hi* (``inf`` and ``nan`` are refused).
+
+    *unit* names what is counted in the message, for a flag of days, hours or a rate.
+    """
 
     def parse(text: str) -> float:
         try:
@@ -86,7 +89,7 @@ def seconds(hi: float) -> Callable[[str], float]:
             value = math.nan
         if not math.isfinite(value) or not 0 <= value <= hi:
             raise argparse.ArgumentTypeError(
-                f"must be a number of seconds from 0 to {hi:g}, got {brief_repr(text)}"
+                f"must be a number of {unit} from 0 to {hi:g}, got {brief_repr(text)}"
             )
         return value
 

@@ -218,7 +218,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     limits.add_argument(
         "--message-rate",
-        type=seconds(10_000),
+        type=seconds(10_000, "messages a second"),
         metavar="N",
         help="websocket messages a second per connection (20)",
     )
@@ -260,18 +260,21 @@ def build_parser() -> argparse.ArgumentParser:
     )
     limits.add_argument(
         "--retention-days",
-        type=seconds(36_500),
+        type=seconds(36_500, "days"),
         metavar="D",
         help="days a finished game is kept after its last move (30)",
     )
     limits.add_argument(
         "--abandoned-days",
-        type=seconds(36_500),
+        type=seconds(36_500, "days"),
         metavar="D",
         help="days an untouched game in play is kept (7)",
     )
     limits.add_argument(
-        "--lobby-hours", type=seconds(876_000), metavar="H", help="hours an untouched lobby is kept (24)"
+        "--lobby-hours",
+        type=seconds(876_000, "hours"),
+        metavar="H",
+        help="hours an untouched lobby is kept (24)",
     )
     p.set_defaults(func=cmd_serve)
 
