@@ -555,6 +555,9 @@ BAD_INPUT: dict[str, list[tuple[list[str], str]]] = {
         (["arena", "--workers", "1000"], "argument --workers: must be 1 to 64"),
         (["arena", "--bots", "wizard"], "--bots: unknown bot"),
         (["arena", "--players", "9"], "--players: these rules allow 2 to 5 players, not 9"),
+        # without --players a seat per bot: the count is the bots', not a --players never given
+        (["arena", "--bots", ",".join(["greedy"] * 7)], "--bots: these rules allow 2 to 5 players, not 7"),
+        (["arena", "--bots", "greedy,random", "--players", "7"], "--players: these rules allow 2 to 5"),
         (["arena", "--rules", DEEP_RULES], "nested too deeply"),
         (["arena", "--turn-cap", "0"], "argument --turn-cap"),
         (["arena", "--games", "100000", "--json", "{tmp}/report.json"], "--json: {tmp}/report.json exists"),
@@ -583,6 +586,10 @@ BAD_INPUT: dict[str, list[tuple[list[str], str]]] = {
         (["odds", "--value", "x", "--cards", "3"], "argument --value"),
         (["odds", "--value", "5", "--cards", "3", "--turn", "-2"], "--turn"),
         (["odds", "--value", "5", "--cards", "3", "--players", "9"], "--players"),
+        (
+            ["odds", "--value", "5", "--cards", ",".join(["3"] * 9)],
+            "--cards: these rules allow 2 to 5 players",
+        ),
         (["odds", "--value", "5", "--cards", "3,3", "--seen-counts", "1"], "one number per opponent"),
         (["odds", "--value", "5", "--cards", "3", "--rules", DEEP_RULES], "nested too deeply"),
         (["odds", "--cards", "3"], "required: --value"),

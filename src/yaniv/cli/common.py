@@ -224,16 +224,18 @@ def rules_arg(spec: str, flag: str = "--rules") -> Rules:
         raise UsageError(f"{flag}: {e}") from None
 
 
-def player_count(rules: Rules, players: int | None, default: int) -> int:
+def player_count(rules: Rules, players: int | None, default: int, default_from: str = "--players") -> int:
     """*players* (or *default* when not given), if a game of that many can be played.
 
     The rules are the judge (:meth:`Rules.players_problem`: the players' range, a deck
-    too small to deal), and their message is shown.
+    too small to deal), and their message is shown, after the flag that set the count:
+    ``--players``, or *default_from* when the default was counted from another flag
+    (``arena --bots``: a seat per bot; ``odds --cards``: the opponents and the caller).
     """
     n = players if players is not None else default
     problem = rules.players_problem(n)
     if problem:
-        raise UsageError(f"--players: {problem}")
+        raise UsageError(f"{'--players' if players is not None else default_from}: {problem}")
     return n
 
 

@@ -64,7 +64,7 @@ def cmd_odds(args: argparse.Namespace, out: TextIO) -> int:
         )
     if args.turn < 0:
         raise UsageError(f"--turn must be 0 or more, got {args.turn}")
-    players = player_count(rules, args.players, len(cards) + 1)
+    players = player_count(rules, args.players, len(cards) + 1, "--cards")
     if len(cards) > players - 1:
         raise UsageError(f"--cards: {len(cards)} opponents do not fit in a game of {players} players")
     for i, (held, value, count) in enumerate(zip(cards, seen_values, seen_counts, strict=True)):

@@ -240,7 +240,7 @@ def cmd_arena(args: argparse.Namespace, out: TextIO) -> int:
 
     rules = rules_arg(args.rules)
     names = bot_names("--bots", args.bots)
-    players = player_count(rules, args.players, max(len(names), rules.min_players))
+    players = player_count(rules, args.players, max(len(names), rules.min_players), "--bots")
     if len(names) > players:
         raise UsageError(f"--bots: {len(names)} bots do not fit in {players} seats")
     distinct_files(("--json", args.json), ("--plot", args.plot), ("--bot-stderr", args.bot_stderr))
