@@ -479,6 +479,12 @@ BAD_INPUT: dict[str, list[tuple[list[str], str]]] = {
         (["play", "--plain", "--resume", "--record", "{tmp}/missing.jsonl"], "--resume: cannot read"),
         (["play", "--plain", "--resume", "--record", "{tmp}/a-file"], "--resume: line 1: not JSON"),
         (["play", "--plain", "--resume"], "--resume: no unfinished game to resume in {tmp}/xdg/yaniv/games"),
+        # a set-up flag beside --resume was ignored without a word (the record fixes the game)
+        (["play", "--plain", "--resume", "--players", "4"], "--players: not with --resume"),
+        (["play", "--plain", "--resume", "--rules", "finnish", "--seed", "5"], "leave out --rules, --seed"),
+        (["play", "--plain", "--resume", "--level", "hard"], "--level: not with --resume"),
+        (["play", "--plain", "--resume", "--bots", "greedy"], "--bots: not with --resume"),
+        (["play", "--plain", "--resume", "--name", "Ann"], "--name: not with --resume"),
         (["play", "--plain", "--name", ""], "--name"),
         (["play", "--plain", "--name", "\x1b[2J"], "--name"),
         (["play", "--plain", "--name", "x" * 100], "--name"),

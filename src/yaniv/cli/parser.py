@@ -127,7 +127,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--resume",
         action="store_true",
-        help="continue the last unfinished game (or the one in --record FILE)",
+        help="continue the last unfinished game (or the one in --record FILE), set up as it was recorded: "
+        "not with --rules, --players, --level, --bots, --seed or --name",
     )
     _bot_options(p)
     p.set_defaults(func=cmd_play)

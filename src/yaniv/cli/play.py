@@ -33,6 +33,10 @@ from .plain import PlainGame
 __all__ = ["cmd_play", "cmd_serve"]
 
 
+_SET_UP = ("rules", "players", "level", "bots", "seed", "name")
+"""The flags of ``yaniv play`` that set up a new game (``--resume`` refuses them)."""
+
+
 def _opponents(args: argparse.Namespace, players: int) -> list[str]:
     """One bot spec per opponent, cycled: from --level (difficulties) or --bots (bot specs)."""
     if args.level is None and args.bots is not None:
@@ -88,6 +92,13 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     """Play against the computer: the terminal app on a terminal, else line-based."""
     if args.name is not None and not (args.name.strip() and len(args.name) <= 40 and args.name.isprintable()):
         raise UsageError("--name: give a name of 1 to 40 printable characters")
+    if args.resume:  # the record fixes the game: a set-up flag beside --resume would be ignored
+        fixed = [f"--{k}" for k in _SET_UP if getattr(args, k) is not None]
+        if fixed:
+            raise UsageError(
+                f"{fixed[0]}: not with --resume: the recorded game goes on as it was set up "
+                f"(its rules, players, seed, names and opponents); leave out {', '.join(fixed)}"
+            )
     distinct_files(("--record", args.record), ("--bot-stderr", args.bot_stderr))  # bots' lines in a record
     if args.resume and args.record is None and args.bot_stderr is not None:
         # --resume alone goes on with one of the games folder's unfinished records: none may
