@@ -146,6 +146,16 @@ def test_an_illegal_action_raises_and_changes_nothing() -> None:
     e.step(np.int64(np.flatnonzero(obs["action_mask"])[0]))  # NumPy integers are actions too
 
 
+def test_using_the_env_before_reset_says_so() -> None:
+    # step() and last() before reset() were an AttributeError: no attribute 'agent_selection'
+    e = raw_env(rules="standard", players=2)
+    for use in (lambda: e.step(0), e.last, lambda: e.observe("player_0"), lambda: e.decision):
+        with pytest.raises(RuntimeError, match=r"call reset\(\) before using the environment"):
+            use()
+    e.reset(seed=1)
+    assert e.last()[0]["action_mask"].any()
+
+
 def test_the_wrapped_env_ends_the_game_on_an_illegal_action() -> None:
     e = env(rules="standard", players=3)
     e.reset(seed=1)

@@ -166,13 +166,19 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
         self._cache[agent] = out
         return out
 
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """The agent to act: its observation, reward, termination, truncation and info."""
+        self._current()  # before reset() there is no agent: say so, not a missing attribute
+        last: tuple[Any, float, bool, bool, dict[str, Any]] = super().last(observe)
+        return last
+
     def step(self, action: Any) -> None:
         """Play *action* (an index) for the agent to act; ``IllegalActionError`` if illegal."""
+        run = self._current()  # before reset() there is no agent to select
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        run = self._current()
         decision = run.decision
         assert decision is not None and decision.seat is not None
         seat = decision.seat
