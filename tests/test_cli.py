@@ -504,9 +504,12 @@ BAD_INPUT: dict[str, list[tuple[list[str], str]]] = {
         (["replay", "{tmp}/records/game-1.jsonl", "--tui", "--text"], "not allowed with argument"),
         (["replay", "{tmp}/seat1.jsonl", "--text", "--seat", "0"], "only what seat 1 saw"),
         (["replay"], "required: file"),
+        (["replay", ""], "name a record file, not ''"),  # was: "cannot read record : No such file"
+        (["replay", " "], "name a record file, not ' '"),
     ],
     "check": [
         (["check"], "required: file"),
+        (["check", ""], "name a record file, not ''"),  # was: "'' is a folder" (Path('') is '.')
         (["check", "{tmp}/records/game-1.jsonl", "--seat", "1"], "unrecognized arguments"),
     ],
     "serve": [

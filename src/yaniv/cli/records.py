@@ -20,7 +20,15 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 """Control characters: a record's text never moves the cursor or recolours the terminal."""
 
 
+def _named(path: str) -> str:
+    """*path* as given, unless blank: an empty name is no file (``Path("")`` is the current folder)."""
+    if not path.strip():
+        raise UsageError(f"name a record file, not {path!r}")
+    return path
+
+
 def _read(path: str) -> list[dict[str, Any]]:
+    _named(path)
     try:
         return read_record(path)
     except RecordError as e:
@@ -66,7 +74,7 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
 
 def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
     """Verify a record by replaying it (exit 1 if it does not check, 2 if there is no file to read)."""
-    path = Path(args.file)
+    path = Path(_named(args.file))
     if not path.exists():
         raise UsageError(f"there is no file {args.file!r}")
     if path.is_dir():
