@@ -562,6 +562,8 @@ BAD_INPUT: dict[str, list[tuple[list[str], str]]] = {
         (["arena", "--games", "0"], "argument --games"),
         (["arena", "--workers", "0"], "argument --workers: must be 1 to 64"),
         (["arena", "--workers", "1000"], "argument --workers: must be 1 to 64"),
+        (["arena", "--workers", "2", "--ray"], "--workers: not with --ray"),  # was run on Ray, ignored
+        (["arena", "--ray", "auto", "--workers", "1"], "--workers: not with --ray"),
         (["arena", "--bots", "wizard"], "--bots: unknown bot"),
         (["arena", "--players", "9"], "--players: these rules allow 2 to 5 players, not 9"),
         # without --players a seat per bot: the count is the bots', not a --players never given

@@ -243,6 +243,8 @@ def cmd_arena(args: argparse.Namespace, out: TextIO) -> int:
     players = player_count(rules, args.players, max(len(names), rules.min_players), "--bots")
     if len(names) > players:
         raise UsageError(f"--bots: {len(names)} bots do not fit in {players} seats")
+    if args.ray is not None and args.workers is not None:  # the cluster's CPUs run the deals
+        raise UsageError("--workers: not with --ray, whose cluster runs the deals (leave one out)")
     distinct_files(("--json", args.json), ("--plot", args.plot), ("--bot-stderr", args.bot_stderr))
     json_path = output_file(args.json, "--json", force=args.force) if args.json not in (None, "-") else None
     plot_path = None
@@ -258,7 +260,7 @@ def cmd_arena(args: argparse.Namespace, out: TextIO) -> int:
                 args.games,
                 args.seed,
                 players=players,
-                workers=args.workers,
+                workers=args.workers or 1,
                 turn_cap=args.turn_cap,
                 untimed=args.untimed,
                 progress=progress.update,

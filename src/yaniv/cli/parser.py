@@ -312,7 +312,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="line-up by seat, NAME or NAME:LEVEL (expert:strong); the last fills the remaining seats "
         f"({', '.join(BOTS)})",
     )
-    p.add_argument("--workers", type=whole(1, 64), default=1, help="worker processes, 1 to 64 (default 1)")
+    p.add_argument(
+        "--workers", type=whole(1, 64), help="worker processes, 1 to 64 (default 1; not with --ray)"
+    )
     p.add_argument(
         "--ray",
         nargs="?",
