@@ -528,6 +528,8 @@ BAD_INPUT: dict[str, list[tuple[list[str], str]]] = {
         (["serve", "--lobby-hours", "inf"], "argument --lobby-hours: must be a number of hours from 0"),
         (["serve", "--message-rate", "-2"], "argument --message-rate: must be a number of messages a second"),
         (["serve", "--host-grace", "-1"], "argument --host-grace: must be a number of seconds from 0"),
+        (["serve", "--allowed-origin", "https://a.example"], "'https://a.example' is not a host"),
+        (["serve", "--allowed-origin", ""], "allowed_origins: '' is not a host"),
         (["serve", "--log-level", "loud"], "argument --log-level: invalid choice"),
         (["serve", "--log-format", "xml"], "argument --log-format: invalid choice"),
         (["serve", "--db", "bogus://u:s3cret@x"], "--db: 'bogus://u:***@x' is not a database URL"),

@@ -20,7 +20,7 @@ from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
 
 from yaniv.cli import main
-from yaniv.web import create_app, migrate_database
+from yaniv.web import WebConfig, create_app, migrate_database
 from yaniv.web.ops import JsonFormatter
 
 from .conftest import FAST, Site, db_url
@@ -386,3 +386,14 @@ def test_log_format_option_and_variable(monkeypatch: pytest.MonkeyPatch, tmp_pat
     assert WebConfig.from_env({"YANIV_WEB_LOG_FORMAT": "json"}).log_format == "json"
     with pytest.raises(ValueError, match="YANIV_WEB_LOG_FORMAT='xml' is not a valid value"):
         WebConfig.from_env({"YANIV_WEB_LOG_FORMAT": "xml"})
+
+
+@pytest.mark.parametrize("origin", ["", "https://play.example.org", "play.example.org/", "a b", "a.org:"])
+def test_an_allowed_origin_that_is_not_a_host_is_refused(origin: str) -> None:
+    # origin_allowed compares the Origin header's host[:port]: a URL was taken and never matched
+    with pytest.raises(ValueError, match=r"allowed_origins: .* is not a host"):
+        WebConfig().with_limits({"allowed_origins": ("a.example", origin)})
+    with pytest.raises(ValueError, match="is not a host"):  # the variable's list: spaces or commas between
+        WebConfig.from_env({"YANIV_WEB_ALLOWED_ORIGINS": "a.example, https://play.example.org"})
+    for good in ("play.example.org", "Play.Example.org:8443", "[::1]:8000", "127.0.0.1", "*"):
+        assert WebConfig().with_limits({"allowed_origins": (good,)}).allowed_origins == (good,)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any, Literal, get_args
@@ -28,6 +29,9 @@ LOG_FORMATS: tuple[str, ...] = get_args(LogFormat)
 
 _CHOICES: dict[str, tuple[str, ...]] = {"log_format": LOG_FORMATS}
 """The text fields and the values each may take."""
+
+_HOST = re.compile(r"\*|(?:[A-Za-z0-9._~-]+|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?")
+"""An allowed origin as :func:`yaniv.web.app.origin_allowed` compares it: ``*``, ``host`` or ``host:port``."""
 
 ENV_PREFIX = "YANIV_WEB_"
 """The prefix of the environment variables :meth:`WebConfig.from_env` reads."""
@@ -177,8 +181,9 @@ class WebConfig:
     def checked(self) -> WebConfig:
         """The config itself if every value is one it may take; else ``ValueError``.
 
-        Every number is 0 or more, every choice known, and each default turn clock one a
-        host could choose (0, or 5 to ``max_turn_seconds``).
+        Every number is 0 or more, every choice known, every allowed origin a host (``*``,
+        ``host`` or ``host:port``), and each default turn clock one a host could choose (0,
+        or 5 to ``max_turn_seconds``).
         """
         for name, choices in _CHOICES.items():
             value = getattr(self, name)
@@ -188,6 +193,12 @@ class WebConfig:
             value = getattr(self, f.name)
             if isinstance(value, (int, float)) and not isinstance(value, bool) and not value >= 0:
                 raise ValueError(f"{f.name} must be 0 or more, got {value!r}")
+        for origin in self.allowed_origins:  # a URL (https://a.org) never matched: it is refused
+            if not _HOST.fullmatch(origin):
+                raise ValueError(
+                    f"allowed_origins: {origin[:80]!r} is not a host: give play.example.org or "
+                    "play.example.org:8443 (no https://, no path), or * for any"
+                )
         for name in ("turn_seconds_public", "turn_seconds_private"):  # as a host's choice is checked
             value = getattr(self, name)
             if not (value == 0 or 5 <= value <= self.max_turn_seconds):
