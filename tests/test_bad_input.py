@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 
 from yaniv import PRESETS, Action, Game, RoundState, Rules
+from yaniv.cards import parse_cards
 from yaniv.errors import (
     IllegalActionError,
     InvalidNotationError,
@@ -521,6 +522,22 @@ def test_garbage_action_json(data: dict[str, Any], words: list[str]) -> None:
 def test_action_of_no_known_form(value: Any) -> None:
     expect(InvalidNotationError, lambda: Action.coerce(value), "action")
     refused(state_of(), 1, value, "action")
+
+
+@pytest.mark.parametrize(
+    ("value", "words"),
+    [
+        (b"AH", ["cards must be text", "b'AH'"]),  # bytes iterate as ints: once read as QS 6H
+        (bytearray(b"AH"), ["cards must be text"]),
+        (None, ["cards must be text", "None"]),
+        (5.0, ["cards must be text", "5.0"]),
+        ([b"AH"], ["b'AH'", "is not a card"]),
+        (["AH", 2.5], ["2.5", "is not a card"]),
+        ("AH ZZ", ["'ZZ'", "is not a card"]),
+    ],
+)
+def test_cards_of_no_known_form(value: Any, words: list[str]) -> None:
+    expect(InvalidNotationError, lambda: parse_cards(value), *words)
 
 
 def test_action_json_not_an_object() -> None:

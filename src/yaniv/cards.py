@@ -194,8 +194,13 @@ def parse_cards(text: str | Iterable[str | int]) -> list[Card]:
             kinds.append(_kind_of_match(m))
             pos = m.end()
         return [CARDS[k] for k in kinds]
+    given: object = text  # checked here, whatever the caller's types say (and the compiled build's)
+    if isinstance(given, (bytes, bytearray)) or not isinstance(given, Iterable):
+        # bytes iterate as ints, which read as physical ids: b"AH" would be QS 6H
+        raise InvalidNotationError(f"cards must be text like 'AH 2C' or a list of cards, got {given!r}")
+    items: Iterable[object] = given
     out: list[Card] = []
-    for item in text:
+    for item in items:
         if isinstance(item, Card):
             out.append(item)
         elif isinstance(item, str):
