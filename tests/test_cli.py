@@ -396,6 +396,29 @@ def test_replay_of_a_seat_that_is_not_there_and_of_a_bad_line(
     assert "line 3" in usage_error(["replay", str(bad), "--text"], capsys)
 
 
+def test_a_record_that_does_not_check_is_shown_up_to_its_first_bad_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run("simulate", "--games", "1", "--seed", "7", "--record", str(tmp_path))
+    lines = (tmp_path / "game-7.jsonl").read_text().splitlines()
+    skipped = tmp_path / "skipped.jsonl"  # a line taken out: the next one is someone else's turn
+    skipped.write_text("\n".join(lines[:5] + lines[6:]) + "\n")
+    err = usage_error(["replay", str(skipped), "--text"], capsys)
+    assert "line 6" in err and "does not check" in err and "Traceback" not in err
+    buf = io.StringIO()  # what was shown before the error: the lines that do follow
+    with pytest.raises(SystemExit):
+        main(["replay", str(skipped), "--text"], out=buf)
+    shown = buf.getvalue().splitlines()
+    assert shown[0].startswith("Game of") and shown[-1] == "P2 discards 10H"  # line 5, then line 6 refused
+    cut = tmp_path / "cut.jsonl"  # the end lost: the game would have gone on
+    cut.write_text("\n".join(lines[:-3]) + "\n")
+    err = usage_error(["replay", str(cut), "--text"], capsys)
+    assert "ends early" in err and "shown to its end" in err
+    whole = tmp_path / "game-7.jsonl"  # and a record that checks is shown whole, as before
+    code, text = run("replay", str(whole), "--text")
+    assert code == 0 and "Game over. Winner:" in text
+
+
 # ============================================================================ bad input, every command
 #
 # Every subcommand on bad arguments: exit 2, one line on stderr that names what is wrong,

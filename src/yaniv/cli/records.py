@@ -5,13 +5,14 @@ from __future__ import annotations
 import argparse
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
 from ..errors import RecordError
 from ..events import redact
 from ..narrate import event_text
-from ..record import check, read_record
+from ..record import check, read_record, replay_steps
 from .common import UsageError, on_terminal, textual_available
 
 __all__ = ["cmd_check", "cmd_replay"]
@@ -62,14 +63,39 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
     names = header.get("names")
     rules, seed = header.get("rules_string", "?"), header.get("seed")
     out.write(_CONTROL.sub("?", f"Game of {rules}, {players} players, seed {seed}") + "\n")
+    # a full record is replayed alongside, so that nothing the game could not have done is
+    # shown: the first line that does not follow ends the replay (a seat's redacted record
+    # lacks the hidden cards, and is shown as recorded)
+    steps = None if header.get("redacted") else replay_steps(events)
+    _follow(steps)  # the header
     for e in events[1:]:
+        _follow(steps)
         try:
             text = event_text(redact(e, args.seat) if args.seat is not None else e, names)
         except (KeyError, IndexError, TypeError, ValueError):  # a line of the wrong shape
             raise UsageError(f"line {e['_line']}: a {e['type']} event that cannot be shown") from None
         if text:
             out.write(_CONTROL.sub("?", text) + "\n")
+    if steps is not None:
+        _follow(steps, end=True)
     return 0
+
+
+def _follow(steps: Iterator[object] | None, end: bool = False) -> None:
+    """Replay one more line of *steps*, or at the *end* check that none is missing.
+
+    A line that does not follow is the replay's error; the lines before it were shown.
+    """
+    if steps is None:
+        return
+    try:
+        if end:
+            next(steps, None)
+        else:
+            next(steps)
+    except RecordError as err:
+        shown = "shown to its end" if end else "shown up to the line before"
+        raise UsageError(f"{err} (the record does not check: {shown})") from None
 
 
 def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
