@@ -185,6 +185,9 @@ def test_bot_specs() -> None:
     for bad in ("wizard", "greedy:strong", "expert:godlike"):
         with pytest.raises(ValueError):
             make_arena_bot(bad)
+    for empty in ("expert:", "heuristic:", "oracle: "):  # a level meant and none named: not the default
+        with pytest.raises(ValueError, match="name a level after ':'"):
+            make_arena_bot(empty)
 
 
 @pytest.mark.parametrize(

@@ -78,6 +78,7 @@ def test_bad_input_is_named_on_stderr_and_a_bad_view_answered_with_an_error() ->
     lines = [
         "I am not JSON",
         "[1, 2]",
+        json.dumps({"type": "event", "event": [1]}),  # before hello too: named, as §7 says
         json.dumps(
             {"type": "hello", "protocol": 1, "seat": view["seat"], "players": 2, "rules": view["rules"]}
         ),
@@ -98,7 +99,8 @@ def test_bad_input_is_named_on_stderr_and_a_bad_view_answered_with_an_error() ->
     assert out[2]["id"] == 3 and "'players'" in out[2]["message"]
     assert out[3]["id"] == 4 and out[3]["action"]["type"] in ("discard", "turn")
     err = done.stderr.splitlines()
-    assert len(err) == 5 and all(line.startswith("yaniv bot heuristic: line ") for line in err)
+    assert len(err) == 6 and all(line.startswith("yaniv bot heuristic: line ") for line in err)
+    assert "line 3" in err[2] and "event object" in err[2]
 
 
 def test_a_bad_spec_is_one_line_and_exit_2() -> None:

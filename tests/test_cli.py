@@ -565,6 +565,7 @@ BAD_INPUT: dict[str, list[tuple[list[str], str]]] = {
         (["bot", "nosuch"], "unknown bot 'nosuch'"),
         (["bot", "cmd:x"], "not another program"),
         (["bot", "heuristic:strong"], "has no levels"),
+        (["bot", "expert:"], "bot spec 'expert:': name a level after ':'"),
         (["bot", "expert", "--seed", "x"], "--seed"),
     ],
     "db": [

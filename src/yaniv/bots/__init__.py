@@ -128,12 +128,14 @@ def make_bot(spec: str, *, time_limit_ms: int | None = None, stderr: str | Path 
     spec = spec.strip()
     if spec not in BOTS:  # a bot name wins over the difficulty of the same name
         spec = LEVELS.get(spec, spec)
-    name, _, level = spec.partition(":")
+    name, colon, level = spec.partition(":")
     cls = BOTS.get(name)
     if cls is None:
         raise ValueError(
             f"unknown bot {name[:40]!r}; bots are: {', '.join(BOTS)}; levels are: {', '.join(LEVELS)}"
         )
+    if colon and not level.strip():  # 'expert:' meant a level and named none
+        raise ValueError(f"bot spec {spec[:40]!r}: name a level after ':' or leave the ':' out")
     if not level:
         return cls()
     if not issubclass(cls, ExpertBot):

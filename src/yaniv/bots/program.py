@@ -300,11 +300,11 @@ class ProtocolServer:
 
     def _observe(self, event: object) -> None:
         """Hand a game event to a bot that follows the game (the expert reads the calls)."""
+        if not isinstance(event, dict):  # said whether or not a bot follows events yet
+            self._say("skipped: an event message carries an event object")
+            return
         observe = getattr(self.bot, "observe", None)
         if observe is None:
-            return
-        if not isinstance(event, dict):
-            self._say("skipped: an event message carries an event object")
             return
         try:
             observe(event)
