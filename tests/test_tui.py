@@ -619,6 +619,39 @@ def test_play_resume_from_the_command_line(tmp_path: Path, monkeypatch: pytest.M
     assert seating["opponents"] == [None, "random", "random"]
 
 
+@pytest.mark.parametrize(
+    ("seating", "why"),
+    [
+        ("garbage", "not JSON"),
+        ('{"seat": 0, "opponents": [null, "wizard", "random"]}', "unknown bot 'wizard'"),
+        ('{"seat": 1, "opponents": [null, "random", "random"]}', "no person on seat 1"),
+        ('{"seat": 0, "opponents": [null]}', "seats 1 players for 3"),
+    ],
+)
+def test_a_seating_file_that_cannot_be_used_is_said_on_resume(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    seating: str,
+    why: str,
+) -> None:
+    record = tmp_path / "g.jsonl"
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    assert main(["play", "--plain", "--level", "beginner", "--seed", "4", "--record", str(record)]) == 0
+    (tmp_path / "g.session.json").write_text(seating)
+    capsys.readouterr()
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    out = io.StringIO()
+    assert main(["play", "--plain", "--resume", "--record", str(record)], out=out) == 0
+    err = capsys.readouterr().err
+    assert err.startswith("yaniv play: note: g.session.json could not be used (") and why in err, err
+    assert "you play seat 0 against medium bots" in err and f"Resuming {record}" in out.getvalue()
+    (tmp_path / "g.session.json").unlink()  # no seating file at all: the documented default, said nothing
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    assert main(["play", "--plain", "--resume", "--record", str(record)], out=io.StringIO()) == 0
+    assert "note" not in capsys.readouterr().err
+
+
 def test_play_resume_with_nothing_to_resume(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     with pytest.raises(SystemExit) as exc:

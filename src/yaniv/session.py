@@ -31,7 +31,7 @@ from .game import Game
 from .jsonio import JSONInputError, loads
 from .match import bot_rngs
 from .record import RecordWriter, resume
-from .rules import Rules
+from .rules import Rules, brief_repr
 from .table import Table
 
 __all__ = [
@@ -163,6 +163,8 @@ class Session:
     opponents: list[str | None]
     path: Path | None = None
     """The record file, if the game is recorded."""
+    notice: str | None = None
+    """What a front end should tell the person before play goes on (a seating file not read)."""
     bots: list[Bot | None] = field(init=False)
     rngs: list[random.Random] = field(init=False)
     table: Table = field(init=False)
@@ -221,21 +223,27 @@ class Session:
         """Go on with the unfinished game recorded in *path* (:class:`RecordError` if it cannot)."""
         game = resume(path)
         seat, opponents = 0, [None] + [LEVELS[DEFAULT_LEVEL]] * (game.n - 1)
+        seating, notice = _seating_path(path), None
         try:
-            data = loads(_seating_path(path).read_text(encoding="utf-8"), "the seating file")
+            data = loads(seating.read_text(encoding="utf-8"), "the seating file")
             seat = int(data["seat"])
             saved = [None if s is None else str(s) for s in data["opponents"]]
-            if len(saved) == game.n and 0 <= seat < game.n and saved[seat] is None:
-                for s in saved:
-                    if s is not None:
-                        make_opponent(s)
-                opponents = saved
-            else:
-                seat = 0
-        except (OSError, ValueError, KeyError, TypeError):
+            if len(saved) != game.n:
+                raise ValueError(f"it seats {len(saved)} players for {game.n}")
+            if not 0 <= seat < game.n or saved[seat] is not None:
+                raise ValueError(f"no person on seat {seat}")
+            for s in saved:
+                if s is not None:
+                    make_opponent(s)
+            opponents = saved
+        except FileNotFoundError:
+            seat = 0  # a record alone: its game goes on against the default opponents, as documented
+        except (OSError, ValueError, KeyError, TypeError) as e:
             seat = 0
+            why = brief_repr(str(e) or type(e).__name__)[1:-1]
+            notice = f"{seating.name} could not be used ({why}): you play seat 0 against {DEFAULT_LEVEL} bots"
         try:
-            return cls(game, seat, opponents, path)
+            return cls(game, seat, opponents, path, notice)
         except ValueError as e:
             game.close()
             raise RecordError(f"{path}: {e}") from None

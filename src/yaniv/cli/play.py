@@ -118,6 +118,8 @@ def _play(args: argparse.Namespace, out: TextIO) -> int:
     session: Session | None
     if args.resume:
         session = _resume(args, records)
+        if session.notice:  # on stderr: the terminal app would paint over it on stdout
+            sys.stderr.write(f"yaniv play: note: {session.notice}\n")
     elif use_tui and not chosen:
         session = None  # the start screen asks
     else:
