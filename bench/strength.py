@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from yaniv.arena import BotStats, Report, run_arena
+from yaniv.cli.common import Progress
 from yaniv.rules import PRESETS
 
 FROZEN = "frozen"
@@ -155,6 +156,7 @@ def main() -> None:
                 continue
             if FROZEN in lineup:
                 lineup = tuple(frozen_spec(args.frozen, args.untimed) if b == FROZEN else b for b in lineup)
+            progress = Progress(args.games, sys.stderr, f"{match} on {preset}")  # a bar on a terminal only
             report = run_arena(
                 preset,
                 lineup,
@@ -163,7 +165,9 @@ def main() -> None:
                 players=players,
                 workers=args.workers,
                 untimed=args.untimed,
+                progress=progress.update,
             )
+            progress.close()
             first = report.bots[0]
             lo, hi = first.ci
             names = {b.bot: (FROZEN if b.bot.startswith("cmd:") else b.bot) for b in report.bots}
