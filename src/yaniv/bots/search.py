@@ -58,43 +58,26 @@ __all__ = [
 
 @dataclass(frozen=True)
 class SearchLevel:
-    """How hard the expert thinks: candidates, determinizations and a time cap.
-
-    *multiway_candidates* and *multiway_determinizations*, when set, replace the first two
-    at a table of more than two seats (:meth:`budget`), even once two are left in the game;
-    the time cap is the same.
-    """
+    """How hard the expert thinks: candidates, determinizations and a time cap."""
 
     candidates: int
     determinizations: int
     max_seconds: float
-    multiway_candidates: int | None = None
-    multiway_determinizations: int | None = None
-
-    def budget(self, seats: int) -> tuple[int, int]:
-        """(candidates, determinizations) at a table of *seats* seats."""
-        cands, deals = self.candidates, self.determinizations
-        if seats > 2:
-            cands = cands if self.multiway_candidates is None else self.multiway_candidates
-            deals = deals if self.multiway_determinizations is None else self.multiway_determinizations
-        return cands, deals
 
 
 LEVELS = {
     "fast": SearchLevel(candidates=3, determinizations=30, max_seconds=0.015),
-    # at tables of more seats, strong's candidates and determinizations: untimed, against three
-    # heuristic bots, 45.45% of 2,000 standard games where 4 and 100 won 43.0% on the same deals
-    # (docs/bots.md §2, session 29); heads-up, more search did not beat the frozen expert (session 11)
-    "default": SearchLevel(
-        candidates=4,
-        determinizations=100,
-        max_seconds=0.04,
-        multiway_candidates=6,
-        multiway_determinizations=400,
-    ),
+    # strong's candidates and determinizations under a 40 ms cap. Untimed, standard, each against
+    # the narrower 4 and 100 on the same deals (docs/bots.md §2): heads-up against the frozen
+    # expert 54.65% of 2,000 where it won 53.45%, against the heuristic 76.7% of 2,000 (75.55%,
+    # session 30); against three heuristic bots 45.45% of 2,000 (43.0%, session 29); at three
+    # players 55.2% of 1,800 (56.7%: the other way, inside the noise)
+    "default": SearchLevel(candidates=6, determinizations=400, max_seconds=0.04),
     "strong": SearchLevel(candidates=6, determinizations=400, max_seconds=0.4),
 }
-"""The expert's named levels (``default`` keeps p95 decisions under 50 ms: its time cap binds first)."""
+"""The expert's named levels. ``default`` keeps p95 decisions under 50 ms (its time cap binds
+first); ``strong`` has the same budget with ten times the time, so it finishes its searches
+where ``default`` is cut short (pure Python, a slow or busy machine)."""
 
 
 class ExpertBot(Bot):
@@ -151,7 +134,7 @@ class ExpertBot(Bot):
         """The heuristic's best turns, plus Yaniv when allowed."""
         h = self.heuristic
         ranked = h.rank_turns(view, know, allow_takes=h._stuck(view) < h.w.take_stuck_turns)
-        out = [a for _, a in ranked[: self.level.budget(len(view.totals))[0]]]
+        out = [a for _, a in ranked[: self.level.candidates]]
         if any(a.type == "yaniv" for a in view.legal):
             out.insert(0, Action.yaniv())
         return out
@@ -230,8 +213,7 @@ class ExpertBot(Bot):
         start = time.perf_counter()
         deadline = start + self.level.max_seconds
         done = 0
-        budget = self.level.budget(len(view.totals))[1]
-        while done < budget:
+        while done < self.level.determinizations:
             # the deal's own reshuffles draw from rng too: its candidates' copies each
             # take a copy of it when they reshuffle, so they see the same stock
             base = sample(rng)
