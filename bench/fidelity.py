@@ -15,7 +15,11 @@ true state) plays there:
   (``playout.playout_risk``: ``PLAYOUT_RISK`` or the family's own heads-up). Where a learned
   call is fitted for the rules and player count (``yaniv.bots.calls``,
   ``tools/fit_calls.py``), ``learned_call`` gives the same figures for it (the rule the
-  expert's playouts then call by);
+  expert's playouts then call by). ``read_call_agreement_by_risk`` gives the same for the
+  rule that also reads each opponent's last discard as the expert's deals do
+  (``HeuristicBot.assaf_probability(..., read=True)``: the playouts' callers heads-up in
+  the families of ``playout.READ_RISK_BY_FAMILY`` when ``search.READ_DISCARDS`` is on, at
+  ``read_risk``); ``best_read_risk`` is its fit;
 * **the discard** (compared by card values), where neither called;
 * **the take**, where both threw the same values: the pile card taken (by value) or the
   draw. The pile cards the bot takes where the playouts draw, and the other way round,
@@ -39,7 +43,8 @@ from yaniv.arena.run import make_arena_bot
 from yaniv.bots.calls import call_features, call_logit, call_weights_for
 from yaniv.bots.heuristic import HeuristicBot, Knowledge, call_risk
 from yaniv.bots.model import model_for
-from yaniv.bots.playout import playout, playout_risk
+from yaniv.bots.playout import playout, playout_risk, read_risk
+from yaniv.bots.search import READ_DISCARDS
 from yaniv.game import Game
 from yaniv.rules import Rules
 from yaniv.state import RoundState
@@ -49,13 +54,18 @@ TURN_CAP = 2001
 """A round that runs this long stops the game (as in the arena)."""
 
 
-def playout_turn(state: RoundState, seat: int, risk: float) -> tuple[str, tuple[int, ...], int | None]:
-    """The playout policy's turn at *state*: ("yaniv"|"turn", discard values, taken pile value or None)."""
+def playout_turn(
+    state: RoundState, seat: int, risk: float, reads: bool = False
+) -> tuple[str, tuple[int, ...], int | None]:
+    """The playout policy's turn at *state*: ("yaniv"|"turn", discard values, taken pile value or None).
+
+    With *reads* the seat's call reads the others' last discards (``read_seats``).
+    """
     values = state.rules.card_values
     before = state.hands[seat]
     stock = len(state.stock)
     trial = state.copy()
-    playout(trial, model_for(state.rules), risk=risk, cap=1)
+    playout(trial, model_for(state.rules), risk=risk, cap=1, read_seats=(1 << seat) if reads else 0)
     if trial.hands[seat] == before and trial.is_over:
         return "yaniv", (), None
     after = trial.hands[seat]
@@ -70,10 +80,14 @@ def playout_turn(state: RoundState, seat: int, risk: float) -> tuple[str, tuple[
 def measure(bot: str, spec: str, players: int, games: int, seed: int, risks: list[float]) -> dict[str, Any]:
     """The fidelity figures of *games* self-play games of *bot* on rules *spec* (module docstring)."""
     rules = Rules.from_spec(spec)
-    shipped = playout_risk(rules, players)
+    reading = read_risk(rules) if players == 2 else None
+    reads = reading is not None and READ_DISCARDS  # the expert's playouts read discards here
+    shipped = reading if reads and reading is not None else playout_risk(rules, players)
     judge = HeuristicBot(model=model_for(rules))
     agree = Counter[float]()
     rule_calls = Counter[float]()
+    read_agree = Counter[float]()
+    read_calls = Counter[float]()
     n: Counter[str] = Counter()
     bot_only: Counter[int] = Counter()
     playout_only: Counter[int] = Counter()
@@ -94,10 +108,13 @@ def measure(bot: str, spec: str, players: int, games: int, seed: int, risks: lis
             seat = decision.seat
             state = table.round
             view = table.view(seat)
-            estimate = None
+            estimate: float | None = None
+            read_estimate = 1.0
             if any(a.type == "yaniv" for a in view.legal):
                 assert view.hand_value is not None
-                estimate = judge.assaf_probability(view.hand_value, Knowledge(view))
+                know = Knowledge(view)
+                estimate = judge.assaf_probability(view.hand_value, know)
+                read_estimate = judge.assaf_probability(view.hand_value, know, read=True)
                 levels = {
                     r: call_risk(rules, view.totals, view.active, seat, view.hand_value, r) for r in risks
                 }
@@ -106,7 +123,7 @@ def measure(bot: str, spec: str, players: int, games: int, seed: int, risks: lis
                     if learned_weights is not None and state.phase_name == "turn_start"
                     else None
                 )
-            kind, thrown, took = playout_turn(state, seat, shipped)
+            kind, thrown, took = playout_turn(state, seat, shipped, reads)
             move = table.step()
             if move is None or move.action is None:
                 continue
@@ -119,6 +136,9 @@ def measure(bot: str, spec: str, players: int, games: int, seed: int, risks: lis
                     calls = estimate <= levels[r]
                     rule_calls[r] += calls
                     agree[r] += calls == called
+                    calls = read_estimate <= levels[r]
+                    read_calls[r] += calls
+                    read_agree[r] += calls == called
                 if learned is not None:
                     n["learned_decisions"] += 1
                     n["learned_calls"] += learned
@@ -144,6 +164,9 @@ def measure(bot: str, spec: str, players: int, games: int, seed: int, risks: lis
     by_risk = {
         str(r): {"agreement": round(agree[r] / decisions, 4), "rule_calls": rule_calls[r]} for r in risks
     }
+    by_read_risk = {
+        str(r): {"agreement": round(read_agree[r] / decisions, 4), "rule_calls": read_calls[r]} for r in risks
+    }
     same = n["same_discard"] or 1
     return {
         "bot": bot,
@@ -156,6 +179,9 @@ def measure(bot: str, spec: str, players: int, games: int, seed: int, risks: lis
         "bot_calls": n["bot_calls"],
         "call_agreement_by_risk": by_risk,
         "best_risk": max(risks, key=lambda r: (agree[r], -abs(r - shipped))),
+        "read_risk": reading,
+        "read_call_agreement_by_risk": by_read_risk,
+        "best_read_risk": max(risks, key=lambda r: (read_agree[r], -abs(r - shipped))),
         "learned_call": (
             None
             if learned_weights is None

@@ -34,6 +34,9 @@ def test_playout_call_rule_at_the_heuristics_risk_agrees_with_its_calls() -> Non
     assert by_risk["0.3"]["rule_calls"] == pytest.approx(out["bot_calls"], abs=3)
     assert by_risk["0.15"]["rule_calls"] < by_risk["0.3"]["rule_calls"]
     assert out["best_risk"] == 0.3
+    # the heuristic reads the stage alone: the rule reading discards agrees less with it
+    read = out["read_call_agreement_by_risk"]["0.3"]
+    assert out["read_risk"] == 0.2 and read["agreement"] < by_risk["0.3"]["agreement"]
     # the playouts throw what the heuristic throws on most turns (docs/bots.md §2: 95%)
     assert 0.9 <= out["discard_agreement"] <= 1.0
     assert 0.0 < out["take_agreement"] <= 1.0

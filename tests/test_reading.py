@@ -229,7 +229,7 @@ def test_the_reading_plays_only_in_the_families_where_it_helped(
     real = search.play_candidates
 
     def spy(*args: object) -> None:
-        levels.append(args[-1])  # seat_risks
+        levels.append(args[12])  # seat_risks
         real(*args)  # type: ignore[arg-type]
 
     monkeypatch.setattr(search, "play_candidates", spy)

@@ -403,3 +403,120 @@ def test_S7_2_the_playouts_take_a_pile_card_only_to_make_a_set_the_rules_allow()
     assert "8H" in _one_playout_turn("standard", ["8S", "KD", "2C"])
     assert "8H" not in _one_playout_turn("standard(min_set_size=3)", ["8S", "KD", "2C"])
     assert "8H" in _one_playout_turn("standard(min_set_size=3)", ["8S", "8D", "KD", "2C"])
+
+
+def test_read_table_sums_kept_cards_and_the_card_drawn_since() -> None:
+    """HandModel.read_table: u hidden cards are u - 1 kept ones (after-discard table) and one
+    drawn by the stage, checked against a sum over every combination (issue 20, session 31)."""
+    import itertools
+
+    model = default_model()
+    assert model.after_single is not None and model.after_group is not None
+    for stage, single, top in ((0, True, 1), (3, True, 10), (5, False, 6)):
+        kept = (model.after_single if single else model.after_group)[top]
+        drawn = model.card_distribution[stage]
+        kept = [p / sum(kept) for p in kept]
+        drawn = [p / sum(drawn) for p in drawn]
+        table = model.read_table(stage, single, top)
+        assert table is model.read_table(stage, single, top)  # built once
+        for u in (1, 2, 3):
+            exact = [0.0] * (10 * u + 1)
+            for combo in itertools.product(range(11), repeat=u):
+                p = drawn[combo[0]]
+                for v in combo[1:]:
+                    p *= kept[v]
+                exact[sum(combo)] += p
+            running = 0.0
+            for x in range(10 * u + 1):
+                running += exact[x]
+                assert table[u][x] == pytest.approx(min(running, 1.0), abs=1e-9), (stage, single, top, u, x)
+    # without after-discard tables, the stage's own
+    bare = HandModel(model.card_distribution)
+    assert bare.read_table(2, True, 1) is bare.cdf[2]
+
+
+def test_a_low_single_discard_reads_as_a_low_hand() -> None:
+    """A player who threw a single ace keeps low cards: the read estimate that he holds 4 or less
+    in three cards is well above the stage's; after a single king it is lower than after the ace."""
+    model = default_model()
+    stage = model.p_hand_at_most(4, 3, 0, 0, 2)
+    after_ace = model.p_hand_at_most(4, 3, 0, 0, 2, [1])
+    after_king = model.p_hand_at_most(4, 3, 0, 0, 2, [10])
+    assert after_ace > 1.5 * stage
+    assert after_king < after_ace
+    # seen cards count as before; no hidden card left: certain either way
+    assert model.p_hand_at_most(4, 2, 3, 1, 2, [1]) == model.read_table(2, True, 1)[1][1]
+    assert model.p_hand_at_most(4, 1, 3, 1, 2, [1]) == 1.0
+    assert model.p_hand_at_most(2, 1, 3, 1, 2, [1]) == 0.0
+
+
+def test_the_playouts_reading_callers_call_as_the_read_estimate_says() -> None:
+    """A seat in read_seats calls at a playout's first turn exactly when the heuristic's estimate
+    read from the discards (assaf_probability(read=True)) is at most its score-aware level; a seat
+    not in it calls by the stage alone, and the two differ somewhere along real games."""
+    from yaniv.bots.heuristic import Knowledge, call_risk
+
+    judge = HeuristicBot(model=default_model())
+    level = 0.2
+    differ = checked = 0
+    for seed in range(4):
+        for state, view in views_along_a_game("standard", 2, seed=seed, limit=400):
+            if not any(a.type == "yaniv" for a in view.legal):
+                continue
+            assert view.seat is not None and view.hand_value is not None
+            mover = view.seat
+            know = Knowledge(view)
+            allowed = call_risk(view.rules, view.totals, view.active, mover, view.hand_value, level)
+            reads = judge.assaf_probability(view.hand_value, know, read=True) <= allowed
+            stage = judge.assaf_probability(view.hand_value, know) <= allowed
+            s = state.copy()
+            playout(s, default_model(), level, 1, None, mover, None, None, 1 << mover)
+            assert (s.result is not None) == reads
+            s = state.copy()
+            playout(s, default_model(), level, 1, None, mover, None, None, 1 << (1 - mover))
+            assert (s.result is not None) == stage
+            differ += reads != stage
+            checked += 1
+    assert checked > 30 and differ > 0
+
+
+def test_the_search_reads_discards_heads_up_in_the_families_listed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With READ_DISCARDS on (off as shipped), heads-up on standard both seats read (the opponent
+    unless a deal makes him loose) at READ_RISK_BY_FAMILY's level; at more seats, in a family
+    not listed, or switched off, nobody."""
+    from yaniv.bots import search
+    from yaniv.bots.playout import PLAYOUT_RISK, READ_RISK_BY_FAMILY, play_candidates, read_risk
+    from yaniv.rules import PRESETS
+
+    assert read_risk(PRESETS["standard"]) == READ_RISK_BY_FAMILY["standard"] == 0.2
+    calls: list[tuple[float, int, object]] = []
+
+    def recording(*args: object) -> None:
+        calls.append((args[10], args[13], args[12]))  # type: ignore[arg-type]  # risk, read_seats, seat_risks
+        play_candidates(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(search, "play_candidates", recording)
+
+    assert search.READ_DISCARDS is False
+
+    def searched(spec: str, players: int, reads: bool = True) -> list[tuple[float, int, object]]:
+        calls.clear()
+        bot = make_bot("expert:fast")
+        bot.read_discards = reads  # type: ignore[attr-defined]
+        for _, view in views_along_a_game(spec, players, seed=1, limit=40):
+            bot.act(view, random.Random(3))
+        assert calls, (spec, players)
+        return calls[:]
+
+    both = 0b11
+    heads_up = searched("standard", 2)
+    assert {risk for risk, _, _ in heads_up} == {0.2}
+    for _, read_seats, seat_risks in heads_up:
+        assert read_seats in (0b01, 0b10, both)
+        if read_seats != both:  # the opponent is loose in this deal: the heuristic's level, no reading
+            assert isinstance(seat_risks, list) and max(seat_risks) > 0.2
+    assert any(read_seats == both for _, read_seats, _ in heads_up)
+    assert {(risk, read_seats) for risk, read_seats, _ in searched("standard", 3)} == {(PLAYOUT_RISK, 0)}
+    assert {read_seats for _, read_seats, _ in searched("jdross", 2)} == {0}
+    switched_off = searched("standard", 2, False)
+    assert {(risk, read_seats) for risk, read_seats, _ in switched_off} == {(PLAYOUT_RISK, 0)}

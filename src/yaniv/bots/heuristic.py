@@ -115,13 +115,23 @@ class HeuristicBot(Bot):
 
     # ----- probabilities -----
 
-    def assaf_probability(self, value: int, know: Knowledge) -> float:
-        """P(some opponent holds *value* or less (or less, without Assaf on ties))."""
-        limit = value if know.view.rules.assaf_on_tie else value - 1
+    def assaf_probability(self, value: int, know: Knowledge, read: bool = False) -> float:
+        """P(some opponent holds *value* or less (or less, without Assaf on ties)).
+
+        With *read*, each opponent's last discard this round is read as the expert's
+        deals read it (:meth:`.model.HandModel.read_table`); the heuristic itself reads
+        the stage alone.
+        """
+        view = know.view
+        limit = value if view.rules.assaf_on_tie else value - 1
+        values = view.rules.card_values
         p_safe = 1.0
         for p in know.opponents:
             cards, seen_value, seen_count = know.opponent(p)
-            p_safe *= 1.0 - self.model.p_hand_at_most(limit, cards, seen_value, seen_count, know.stage)
+            group = view.last_discards[p] if read else None
+            discard = [values[int(c)] for c in group] if group else None
+            at_most = self.model.p_hand_at_most(limit, cards, seen_value, seen_count, know.stage, discard)
+            p_safe *= 1.0 - at_most
         return 1.0 - p_safe
 
     def risk_level(self, view: SeatView, value: int, stuck: int = 0) -> float:

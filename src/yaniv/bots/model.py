@@ -78,25 +78,9 @@ class HandModel:
         self.after_single = [list(d) for d in after_single] if after_single is not None else None
         self.after_group = [list(d) for d in after_group] if after_group is not None else None
         # cdf[stage][u][x] = P(sum of u hidden cards <= x), x = 0 .. 10*u
-        self.cdf: list[list[list[float]]] = []
-        for dist in self.card_distribution:
-            total = sum(dist)
-            dist = [p / total for p in dist]
-            per_count = [[1.0]]
-            pmf = [1.0]
-            for _ in range(MAX_CARDS):
-                nxt = [0.0] * (len(pmf) + MAX_CARD)
-                for s, ps in enumerate(pmf):
-                    if ps:
-                        for v, pv in enumerate(dist):
-                            nxt[s + v] += ps * pv
-                pmf = nxt
-                running, cdf = 0.0, []
-                for p in pmf:
-                    running += p
-                    cdf.append(min(running, 1.0))
-                per_count.append(cdf)
-            self.cdf.append(per_count)
+        self.cdf: list[list[list[float]]] = [_sum_tables(d, d) for d in self.card_distribution]
+        # read_table's tables, built as the playouts first meet each (stage, discard)
+        self._read: dict[int, list[list[float]]] = {}
 
     def after_discard(self, values: Sequence[int]) -> list[float] | None:
         """The distribution of a card kept by a player who just threw cards worth *values*.
@@ -105,6 +89,27 @@ class HandModel:
         """
         table = self.after_single if len(values) == 1 else self.after_group
         return table[min(max(values), MAX_CARD)] if table is not None and values else None
+
+    def read_table(self, stage: int, single: bool, top: int) -> list[list[float]]:
+        """The cdf tables by hidden-card count for a player whose last discard is read.
+
+        The discard was one card worth *top* (*single*) or several, the highest worth
+        *top*. ``table[u][x]``: P(his *u* hidden cards are worth at most *x* together),
+        where all but one are cards he kept at that discard (:meth:`after_discard`) and
+        one, the card he drew since, follows the distribution of *stage*: the reading the
+        search's deals make (:class:`.playout.Determinizer`), as a table the playouts'
+        call rule can read. The stage's own tables (``cdf[stage]``) without a reading.
+        """
+        stage = min(stage, STAGES - 1)
+        top = min(top, MAX_CARD)
+        table_of = self.after_single if single else self.after_group
+        if table_of is None:
+            return self.cdf[stage]
+        key = stage * 32 + top + (0 if single else 16)
+        table = self._read.get(key)
+        if table is None:
+            table = self._read[key] = _sum_tables(self.card_distribution[stage], table_of[top])
+        return table
 
     def p_at_most(self, x: int, hidden: int, stage: int) -> float:
         """P(*hidden* hidden cards are worth at most *x* together) at *stage*."""
@@ -115,14 +120,61 @@ class HandModel:
         table = self.cdf[min(stage, STAGES - 1)][min(hidden, MAX_CARDS)]
         return table[x] if x < len(table) else 1.0
 
-    def p_hand_at_most(self, x: int, cards: int, seen_value: int, seen_count: int, stage: int) -> float:
-        """P(an opponent's hand of *cards* cards, *seen_count* of them known, is worth <= x)."""
+    def p_hand_at_most(
+        self,
+        x: int,
+        cards: int,
+        seen_value: int,
+        seen_count: int,
+        stage: int,
+        discard: Sequence[int] | None = None,
+    ) -> float:
+        """P(an opponent's hand of *cards* cards, *seen_count* of them known, is worth <= x).
+
+        With *discard*, the values of his last discard this round, his hidden cards are
+        read as :meth:`read_table` reads them; without, by the stage alone.
+        """
+        if discard:
+            x -= seen_value
+            hidden = cards - seen_count
+            if x < 0:
+                return 0.0
+            if hidden <= 0:
+                return 1.0
+            table = self.read_table(stage, len(discard) == 1, max(discard))[min(hidden, MAX_CARDS)]
+            return table[x] if x < len(table) else 1.0
         return self.p_at_most(x - seen_value, cards - seen_count, stage)
 
     def mean_card(self, stage: int) -> float:
         """Expected value of one hidden card at *stage*."""
         dist = self.card_distribution[min(stage, STAGES - 1)]
         return sum(v * p for v, p in enumerate(dist)) / sum(dist)
+
+
+def _sum_tables(first: Sequence[float], rest: Sequence[float]) -> list[list[float]]:
+    """The cdf tables of a sum of u card values (u = 0 .. MAX_CARDS): one by *first*, the rest by *rest*.
+
+    ``tables[u][x]`` = P(the u cards are worth at most x together), x = 0 .. 10u; each
+    distribution is normalised first.
+    """
+    norm_first = [p / sum(first) for p in first]
+    norm_rest = [p / sum(rest) for p in rest]
+    tables = [[1.0]]
+    pmf = [1.0]
+    for u in range(1, MAX_CARDS + 1):
+        dist = norm_first if u == 1 else norm_rest
+        nxt = [0.0] * (len(pmf) + MAX_CARD)
+        for s, ps in enumerate(pmf):
+            if ps:
+                for v, pv in enumerate(dist):
+                    nxt[s + v] += ps * pv
+        pmf = nxt
+        running, cdf = 0.0, []
+        for p in pmf:
+            running += p
+            cdf.append(min(running, 1.0))
+        tables.append(cdf)
+    return tables
 
 
 @cache

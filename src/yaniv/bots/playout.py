@@ -33,6 +33,7 @@ __all__ = [
     "play_candidates",
     "playout",
     "playout_risk",
+    "read_risk",
     "utility",
     "weighted_deal",
 ]
@@ -143,6 +144,7 @@ def playout(
     me: int = -1,
     others_risk: float | None = None,
     seat_risks: Sequence[float] | None = None,
+    read_seats: int = 0,
 ) -> None:
     """Finish the round with a fast policy (unchecked engine path).
 
@@ -155,6 +157,10 @@ def playout(
     by :func:`call_risk`. With *others_risk*, every seat but *me* calls at that level
     instead (the search: its own later turns at its level, the opponents at theirs);
     with *seat_risks* (one level per seat), every seat but *me* at its own.
+
+    A seat in the bitmask *read_seats* reads each opponent's last discard as the search's
+    deals do (:meth:`.model.HandModel.read_table`: the cards he kept then by the
+    after-discard tables, the one he drew since by the stage) instead of the stage alone.
 
     With *call_weights* (:func:`.calls.call_weights_for`) the call is instead the
     logistic rule fitted on the expert's own calls (:mod:`.calls`): the same model risk
@@ -184,7 +190,9 @@ def playout(
             # cards each opponent was seen taking, against its score-aware risk level
             # (HandModel.p_hand_at_most inlined: this runs at every playout turn; a
             # test pins it to the heuristic's decision)
-            table = cdf[min(state.turns // players, len(cdf) - 1)]
+            stage = min(state.turns // players, len(cdf) - 1)
+            table = cdf[stage]
+            reads = read_seats >> seat & 1
             safe = 1.0
             min_cards = 99
             min_hidden = 99
@@ -215,7 +223,16 @@ def playout(
                         if call_weights is None:
                             break
                         continue  # the learned call still reads the others' card counts
-                    row = table[min(hidden, len(table) - 1)]
+                    rows = table
+                    if reads:
+                        group = state.last_discard[p]
+                        if group is not None:
+                            top = 0
+                            for c in group:
+                                if values[c] > top:
+                                    top = values[c]
+                            rows = model.read_table(stage, len(group) == 1, top)
+                    row = rows[min(hidden, len(rows) - 1)]
                     safe *= 1.0 - (row[x] if x < len(row) else 1.0)
             if call_weights is None:
                 if seat == me:
@@ -564,6 +581,19 @@ def playout_risk(rules: Rules, players: int) -> float:
     return PLAYOUT_RISK
 
 
+READ_RISK_BY_FAMILY: Final[dict[str, float]] = {"standard": 0.2}
+"""Heads-up call levels of the playouts where their callers read each other's last discard.
+
+Per rule family (:func:`.model.family_of`); a family not listed does not read. Reading
+the discard, the playouts' call rule agrees best with the expert's own calls at 0.2
+(``python bench/fidelity.py --read``; docs/bots.md §2, session 31)."""
+
+
+def read_risk(rules: Rules) -> float | None:
+    """The heads-up call level of playouts whose callers read discards under *rules* (None: no reading)."""
+    return READ_RISK_BY_FAMILY.get(family_of(rules))
+
+
 VALUE_SCALE = 150.0
 """Utility of a certain game win (early in a game one unit is worth about 3-4 points of round score)."""
 
@@ -603,6 +633,7 @@ def play_candidates(
     risk: float = PLAYOUT_RISK,
     others_risk: float | None = None,
     seat_risks: Sequence[float] | None = None,
+    read_seats: int = 0,
 ) -> None:
     """One determinization of the expert's search: every *alive* candidate played on it.
 
@@ -617,7 +648,7 @@ def play_candidates(
     for i in alive:
         s = base.copy()
         apply_candidate(s, cands[i], me)
-        playout(s, model, risk, 400, call_weights, me, others_risk, seat_risks)
+        playout(s, model, risk, 400, call_weights, me, others_risk, seat_risks, read_seats)
         u = utility(s, me, strength)
         utils[i] = u
         totals[i] += u
