@@ -444,7 +444,8 @@ def test_a_low_single_discard_reads_as_a_low_hand() -> None:
     after_king = model.p_hand_at_most(4, 3, 0, 0, 2, [10])
     assert after_ace > 1.5 * stage
     assert after_king < after_ace
-    # seen cards count as before; no hidden card left: certain either way
+    # a seen card counts as before (3 of the 4 points: one hidden card at most 1); with no
+    # hidden card left the answer is certain either way
     assert model.p_hand_at_most(4, 2, 3, 1, 2, [1]) == model.read_table(2, True, 1)[1][1]
     assert model.p_hand_at_most(4, 1, 3, 1, 2, [1]) == 1.0
     assert model.p_hand_at_most(2, 1, 3, 1, 2, [1]) == 0.0

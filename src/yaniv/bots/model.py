@@ -113,12 +113,7 @@ class HandModel:
 
     def p_at_most(self, x: int, hidden: int, stage: int) -> float:
         """P(*hidden* hidden cards are worth at most *x* together) at *stage*."""
-        if x < 0:
-            return 0.0
-        if hidden <= 0:
-            return 1.0
-        table = self.cdf[min(stage, STAGES - 1)][min(hidden, MAX_CARDS)]
-        return table[x] if x < len(table) else 1.0
+        return _at_most(self.cdf[min(stage, STAGES - 1)], x, hidden)
 
     def p_hand_at_most(
         self,
@@ -135,20 +130,25 @@ class HandModel:
         read as :meth:`read_table` reads them; without, by the stage alone.
         """
         if discard:
-            x -= seen_value
-            hidden = cards - seen_count
-            if x < 0:
-                return 0.0
-            if hidden <= 0:
-                return 1.0
-            table = self.read_table(stage, len(discard) == 1, max(discard))[min(hidden, MAX_CARDS)]
-            return table[x] if x < len(table) else 1.0
-        return self.p_at_most(x - seen_value, cards - seen_count, stage)
+            tables = self.read_table(stage, len(discard) == 1, max(discard))
+        else:
+            tables = self.cdf[min(stage, STAGES - 1)]
+        return _at_most(tables, x - seen_value, cards - seen_count)
 
     def mean_card(self, stage: int) -> float:
         """Expected value of one hidden card at *stage*."""
         dist = self.card_distribution[min(stage, STAGES - 1)]
         return sum(v * p for v, p in enumerate(dist)) / sum(dist)
+
+
+def _at_most(tables: Sequence[Sequence[float]], x: int, hidden: int) -> float:
+    """P(*hidden* cards are worth at most *x*) from cdf *tables* by card count."""
+    if x < 0:
+        return 0.0
+    if hidden <= 0:
+        return 1.0
+    table = tables[min(hidden, MAX_CARDS)]
+    return table[x] if x < len(table) else 1.0
 
 
 def _sum_tables(first: Sequence[float], rest: Sequence[float]) -> list[list[float]]:

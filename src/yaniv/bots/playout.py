@@ -586,7 +586,8 @@ READ_RISK_BY_FAMILY: Final[dict[str, float]] = {"standard": 0.2}
 
 Per rule family (:func:`.model.family_of`); a family not listed does not read. Reading
 the discard, the playouts' call rule agrees best with the expert's own calls at 0.2
-(``python bench/fidelity.py --read``; docs/bots.md §2, session 31)."""
+(``python bench/fidelity.py``'s ``read_call_agreement_by_risk``; docs/bots.md §2, session 31).
+The search reads only with ``search.READ_DISCARDS`` on (off)."""
 
 
 def read_risk(rules: Rules) -> float | None:
