@@ -9,6 +9,8 @@ that Redis has lost sight of, keeps its tables while its leases last.
 from __future__ import annotations
 
 import asyncio
+import random
+import sqlite3
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -20,7 +22,7 @@ from yaniv.web.cluster import Cluster, ClusterDown
 from yaniv.web.hub import Hub
 from yaniv.web.processes import Processes
 from yaniv.web.seats import TableSettings
-from yaniv.web.store import Store
+from yaniv.web.store import LeaseRenewer, Store
 
 TTL = 1.0
 """The leases' time here (a second, as LEASE_SECONDS is two in production)."""
@@ -244,5 +246,34 @@ def test_the_tables_of_a_stopped_process_are_shared_by_the_others(tmp_path: Path
             await stop(c)
             await stop(b)
             await stop(a)
+
+    run(body)
+
+
+def test_stopping_the_lease_renewer_never_leaves_the_database_locked(tmp_path: Path) -> None:
+    """A renewal stopped between its UPDATE and its COMMIT kept SQLite's write lock on a
+    connection nobody closed, and the other processes' writes waited for it in vain (a
+    takeover above failed so in CI, stop 42): stopping lets the renewal under way finish."""
+
+    async def body() -> None:
+        store = Store(f"sqlite:///{tmp_path / 't.db'}")
+        await store.open()
+        try:
+            for k in range(40):
+                await store.acquire(f"t{k}", "A", TTL)
+            rng = random.Random(42)
+            for _ in range(100):
+                renewer = LeaseRenewer(store, "A", TTL, 0.0, lambda began, mine: None)
+                renewer.start()
+                await asyncio.sleep(rng.random() * 0.02)  # stopped anywhere in a renewal
+                await renewer.stop()
+                other = sqlite3.connect(tmp_path / "t.db", timeout=0.5)
+                try:
+                    other.execute("BEGIN IMMEDIATE")  # a write lock, as another process's renewal
+                    other.execute("ROLLBACK")
+                finally:
+                    other.close()
+        finally:
+            await store.close()
 
     run(body)

@@ -600,7 +600,8 @@ class LeaseRenewer:
         self._caller: asyncio.AbstractEventLoop | None = None
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
-        self._own: tuple[asyncio.AbstractEventLoop, asyncio.Task[None]] | None = None
+        self._wake: tuple[asyncio.AbstractEventLoop, asyncio.Event] | None = None
+        """The renewing loop and the event that ends its wait between two renewals."""
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -613,35 +614,35 @@ class LeaseRenewer:
         self._thread.start()
 
     async def stop(self) -> None:
-        """Stop renewing; once this returns, no renewal runs any more (the leases may be expired)."""
+        """Stop renewing; once this returns, no renewal runs any more (the leases may be expired).
+
+        A renewal under way is let finish, never cancelled: cancelled between its UPDATE
+        and its COMMIT, it would leave SQLite's write lock held by a connection nobody
+        closes, and every other process's writes would wait on it (CI, stop 42).
+        """
         self._stopping.set()
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-        own = self._own
-        if own is not None:
+        wake = self._wake
+        if wake is not None:
             with contextlib.suppress(RuntimeError):  # its loop has just finished
-                own[0].call_soon_threadsafe(own[1].cancel)
+                wake[0].call_soon_threadsafe(wake[1].set)
+        if self._task is not None:
+            await self._task
         if self._thread is not None:
             await asyncio.to_thread(self._thread.join)
 
     def _run(self) -> None:
         async def main() -> None:
             engine = _make_engine(self.store.url, self.store.durable, pool_size=1, max_overflow=0)
-            task = asyncio.current_task()
-            assert task is not None
-            self._own = (asyncio.get_running_loop(), task)
             try:
                 await self._renewing(engine)
-            except asyncio.CancelledError:
-                pass
             finally:
                 await engine.dispose()
 
         asyncio.run(main())
 
     async def _renewing(self, engine: AsyncEngine) -> None:
+        wake = asyncio.Event()
+        self._wake = (asyncio.get_running_loop(), wake)
         while not self._stopping.is_set():
             began = time.time()
             try:
@@ -653,7 +654,9 @@ class LeaseRenewer:
                 if caller is not None and not self._stopping.is_set():
                     with contextlib.suppress(RuntimeError):  # the caller's loop has closed
                         caller.call_soon_threadsafe(self.renewed, began, mine)
-            await asyncio.sleep(self.every)
+            with contextlib.suppress(TimeoutError):
+                # stop() sets the event: the wait ends at once, never a renewal
+                await asyncio.wait_for(wake.wait(), self.every)
 
 
 async def _renew(engine: AsyncEngine, owner: str, ttl: float) -> set[str]:
