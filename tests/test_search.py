@@ -521,3 +521,29 @@ def test_the_search_reads_discards_heads_up_in_the_families_listed(monkeypatch: 
     assert {read_seats for _, read_seats, _ in searched("jdross", 2)} == {0}
     switched_off = searched("standard", 2, False)
     assert {(risk, read_seats) for risk, read_seats, _ in switched_off} == {(PLAYOUT_RISK, 0)}
+
+
+def test_the_search_keeps_its_means_and_chooses_the_first_within_indifference_of_the_best() -> None:
+    """``last_means`` (read by bench/triage.py) holds each eligible candidate's mean, and the
+    choice is the first candidate in the heuristic's order within INDIFFERENCE of the best."""
+    from yaniv.bots.heuristic import Knowledge
+    from yaniv.bots.playout import Determinizer
+    from yaniv.bots.search import ExpertBot
+
+    bot = ExpertBot("fast")
+    searched = 0
+    for _, view in views_along_a_game("standard", 2, seed=5, limit=30):
+        know = Knowledge(view)
+        cands = bot.candidates(view, know, random.Random(0))
+        if len(cands) < 2:
+            continue
+        sample = Determinizer(view, bot.model, know.stage, False).sample
+        action = bot.search(view, cands, random.Random(1), sample)
+        means = bot.last_means
+        assert means and set(means) <= set(range(len(cands)))
+        top = max(means.values())
+        chosen = cands.index(action)
+        assert means[chosen] >= top - INDIFFERENCE
+        assert all(means[i] < top - INDIFFERENCE for i in means if i < chosen)
+        searched += 1
+    assert searched >= 10

@@ -114,6 +114,8 @@ class ExpertBot(Bot):
         """Playouts run by all its searches so far (a benchmark's throughput figure)."""
         self.search_seconds = 0.0
         """Seconds spent in those searches."""
+        self.last_means: dict[int, float] = {}
+        """The mean utility of each candidate its last search kept eligible, by index (analysis)."""
 
     def _models_for(self, rules: Rules) -> None:
         """Use the models of *rules*' family (unless given fixed ones)."""
@@ -260,6 +262,7 @@ class ExpertBot(Bot):
         self.playouts += sum(counts)
         self.search_seconds += time.perf_counter() - start
         means = {i: totals[i] / counts[i] for i in eligible if counts[i]}
+        self.last_means = means
         top = max(means.values())
         return cands[min(i for i, m in means.items() if m >= top - INDIFFERENCE)]
 

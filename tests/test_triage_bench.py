@@ -1,0 +1,45 @@
+"""``bench/triage.py``: the expert's early stop scored by a search that never stops early."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+SCRIPT = Path(__file__).resolve().parent.parent / "bench" / "triage.py"
+
+
+def _load() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("bench_triage", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclass looks its module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_search_that_never_stops_early_costs_more_and_agrees_with_the_reference_at_least_as_often() -> None:
+    """On one short game: every setting scores the same decisions; a setting with no early stop
+    at the reference's budget runs every candidate on every deal (the most playouts), and the
+    regret of a choice is never negative (the reference's best mean is the best)."""
+    module = _load()
+    out = module.measure("standard", 2, 1, 50000, 64, [(16, 2.0), (10**9, 2.0)])
+    figures = out["settings"]
+    shipped, full, again = figures["16:2"], figures["1000000000:2"], figures["reference-again"]
+    assert shipped["decisions"] == full["decisions"] == again["decisions"] > 50
+    assert 0 < shipped["playouts"] < full["playouts"]
+    assert all(f["regret"] >= 0 and 0 <= f["agree"] <= 1 for f in figures.values())
+    assert 0 < shipped["call_decisions"] <= shipped["decisions"]
+
+
+def test_settings_parse_and_bad_ones_are_named() -> None:
+    module = _load()
+    assert module.parse_settings("16:2,32:3.5") == [(16, 2.0), (32, 3.5)]
+    for bad in ("16", "x:2", "16:0", "0:2"):
+        try:
+            module.parse_settings(bad)
+        except ValueError as e:
+            assert repr(bad) in str(e)
+        else:
+            raise AssertionError(bad)
