@@ -35,6 +35,7 @@ import sys
 from dataclasses import dataclass, replace
 from typing import Any
 
+from yaniv.actions import Action
 from yaniv.arena.run import make_arena_bot
 from yaniv.bots import search as search_module
 from yaniv.bots.heuristic import Knowledge
@@ -77,20 +78,12 @@ class Tally:
         }
 
 
-def pick(means: dict[int, float]) -> int:
-    """The search's choice from its means: the first candidate within INDIFFERENCE of the best."""
-    top = max(means.values())
-    return min(i for i, m in means.items() if m >= top - search_module.INDIFFERENCE)
-
-
 def searched(
-    bot: ExpertBot, view: SeatView, seed: int, first: int, z: float, n: int
+    bot: ExpertBot, view: SeatView, cands: list[Action], seed: int, first: int, z: float, n: int
 ) -> tuple[int, dict[int, float], int]:
-    """(choice, means, playouts) of *bot*'s search of *view* on the deals of *seed*, with that
-    early stop and budget (the candidates do not depend on the seed: their indices match)."""
-    know = Knowledge(view)
-    cands = bot.candidates(view, know, random.Random(0))
-    sample = Determinizer(view, bot.model, know.stage, bot.drawn_like_stock).sample
+    """(choice, means, playouts) of *bot*'s search of *cands* at *view* on the deals of *seed*,
+    with that early stop and budget."""
+    sample = Determinizer(view, bot.model, Knowledge(view).stage, bot.drawn_like_stock).sample
     saved = search_module.MIN_DETERMINIZATIONS, search_module.DROP_Z
     search_module.MIN_DETERMINIZATIONS, search_module.DROP_Z = first, z
     bot.level = replace(bot.level, determinizations=n, max_seconds=math.inf)
@@ -129,18 +122,17 @@ def measure(
                     judge.reader = seat_bot.reader  # what that seat has read of its opponents
                 k += 1
                 deals = 10**6 * (g + 1) + 10 * k  # the reference's deals; the others' are independent of them
-                if (
-                    view.phase == "turn_start"
-                    and len(judge.candidates(view, Knowledge(view), random.Random(0))) > 1
-                ):
+                at_start = view.phase == "turn_start"
+                cands = judge.candidates(view, Knowledge(view), random.Random(0)) if at_start else []
+                if len(cands) > 1:
                     has_call = any(a.type == "yaniv" for a in view.legal)
-                    _, ref, _ = searched(judge, view, deals, NO_EARLY_STOP, 2.0, reference)
-                    best, chosen = max(ref.values()), pick(ref)
+                    _, ref, _ = searched(judge, view, cands, deals, NO_EARLY_STOP, 2.0, reference)
+                    best, chosen = max(ref.values()), search_module.choice(ref)
                     runs = [("reference-again", NO_EARLY_STOP, 2.0, reference, deals + 1)]
                     # every setting on the same deals (common random numbers): their differences are theirs
                     runs += [(f"{first}:{z:g}", first, z, budget, deals + 2) for first, z in settings]
                     for name, first, z, n, s in runs:
-                        i, _, cost = searched(judge, view, s, first, z, n)
+                        i, _, cost = searched(judge, view, cands, s, first, z, n)
                         tally = tallies[name]
                         tally.decisions += 1
                         tally.agree += i == chosen

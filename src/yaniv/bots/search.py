@@ -51,6 +51,7 @@ __all__ = [
     "ExpertBot",
     "OracleBot",
     "SearchLevel",
+    "choice",
     "determinize",
     "playout",
 ]
@@ -261,10 +262,8 @@ class ExpertBot(Bot):
                     break
         self.playouts += sum(counts)
         self.search_seconds += time.perf_counter() - start
-        means = {i: totals[i] / counts[i] for i in eligible if counts[i]}
-        self.last_means = means
-        top = max(means.values())
-        return cands[min(i for i, m in means.items() if m >= top - INDIFFERENCE)]
+        self.last_means = {i: totals[i] / counts[i] for i in eligible if counts[i]}
+        return cands[choice(self.last_means)]
 
 
 DRAWN_LIKE_STOCK = False
@@ -356,6 +355,15 @@ DROP_Z = 3.0
 """Standard errors by which a candidate must trail the leader to be out (see :data:`MIN_DETERMINIZATIONS`)."""
 INDIFFERENCE = 1.0
 """Utility (see VALUE_SCALE) below which a difference between candidates is not worth more time."""
+
+
+def choice(means: Mapping[int, float]) -> int:
+    """The search's pick from its candidates' mean utilities: the first within INDIFFERENCE of the best.
+
+    *means* is by candidate index, in the heuristic's order (:meth:`ExpertBot.search`).
+    """
+    top = max(means.values())
+    return min(i for i, m in means.items() if m >= top - INDIFFERENCE)
 
 
 def _triage(
