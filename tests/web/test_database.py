@@ -224,8 +224,11 @@ def test_the_upgrade_path_from_sqlite_to_postgresql(tmp_path: Path, pg_url: str)
     with psycopg.connect(pg_url, autocommit=True) as c:
         c.execute("DROP DATABASE IF EXISTS yaniv_copy")
         c.execute("CREATE DATABASE yaniv_copy")
+    served = _dump(source)
     tables, lines = copy_database(str(tmp_path / "served.db"), target)
-    assert tables == 1 and lines > 10
+    # Every line of the one game moved; a short game (one round can end it at 30
+    # points) has as few as ten, so the count is compared with the source's.
+    assert tables == 1 and lines == len(served[0][2]) >= 5
     copied = {t: rows for t, _, rows in _dump(target)}
     assert check([row.line for row in copied[table]]).over
-    assert _dump(target) == _dump(source)
+    assert _dump(target) == served
