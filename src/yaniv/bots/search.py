@@ -348,7 +348,9 @@ MIN_DETERMINIZATIONS = 32
 such search 96.1%), losing 0.106 utility units a decision against it (0.185; the noise
 floor 0.094), for 631 playouts a decision instead of 255. Against the frozen session-7
 expert, untimed, heads-up, ``standard``, 800 games of seed 11000: 67.1% (63.8-70.3%)
-where the session-31 search won 56.5% on the same deals (docs/bots.md §2)."""
+where the session-31 search won 56.5% on the same deals; over 2,000 games (seeds 11000,
+12000 and 13000) 66.05% (63.9-68.1%), and against the heuristic 83.65% of 2,000 where the
+session-30 search won 76.7% (docs/bots.md §2)."""
 CHECK_EVERY = 8
 """Determinizations between two checks for clearly worse candidates."""
 DROP_Z = 3.0
