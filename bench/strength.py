@@ -156,7 +156,8 @@ def main() -> None:
                 continue
             if FROZEN in lineup:
                 lineup = tuple(frozen_spec(args.frozen, args.untimed) if b == FROZEN else b for b in lineup)
-            progress = Progress(args.games, sys.stderr, f"{match} on {preset}")  # a bar on a terminal only
+            # a bar on a terminal; in a log, a line a minute (a 2,000-game match runs for an hour)
+            progress = Progress(args.games, sys.stderr, f"{match} on {preset}", every=60.0)
             report = run_arena(
                 preset,
                 lineup,

@@ -29,6 +29,8 @@ def test_a_match_the_presets_player_count_rules_out_is_skipped_by_name() -> None
     assert "heuristic-vs-greedy skipped on slovenian-yanef" in done.stderr
     assert "3 to 8 players, not 2" in done.stderr
     assert "Traceback" not in done.stderr
+    # off a terminal the progress is plain lines, and the last one says the match is done
+    assert "heuristic-vs-greedy on standard: 2/2 after" in done.stderr
 
 
 def test_an_unknown_match_is_named_and_nothing_is_played() -> None:
@@ -38,3 +40,36 @@ def test_an_unknown_match_is_named_and_nothing_is_played() -> None:
     assert "unknown match 'expert-vs-nobody'" in done.stderr
     assert "expert-self-play" in done.stderr
     assert done.stdout == ""
+
+
+def test_progress_off_a_terminal_is_silent_unless_lines_are_asked_for() -> None:
+    """A log gets no redrawn bar: nothing by default, on request a plain line per interval and at the end."""
+    import io
+
+    from yaniv.cli.common import Progress
+
+    quiet = io.StringIO()
+    bar = Progress(3, quiet, "quiet")
+    for done in (1, 2, 3):
+        bar.update(done)
+    bar.close()
+    assert quiet.getvalue() == ""
+
+    log = io.StringIO()
+    lines = Progress(3, log, "match", every=3600.0)
+    for done in (1, 2, 3):
+        lines.update(done)
+    lines.close()
+    written = log.getvalue().splitlines()
+    assert len(written) == 1 and written[0].startswith("match: 3/3 after "), written
+    assert "\r" not in log.getvalue()
+
+    every = io.StringIO()
+    eager = Progress(3, every, "match", every=0.0)
+    for done in (1, 2, 3):
+        eager.update(done)
+    assert [line.split(" after ")[0] for line in every.getvalue().splitlines()] == [
+        "match: 1/3",
+        "match: 2/3",
+        "match: 3/3",
+    ]

@@ -286,21 +286,33 @@ def on_terminal(out: TextIO) -> bool:
 
 
 class Progress:
-    """A one-line progress bar on a terminal; silent elsewhere."""
+    """A one-line progress bar on a terminal; elsewhere silent, or a plain line every *every* seconds.
 
-    def __init__(self, total: int, stream: TextIO, label: str) -> None:
-        """Track *total* steps."""
+    The plain lines are for long runs in the background (a benchmark writing its log to a
+    file), where a redrawn bar would be noise and silence hides how far the run has come.
+    """
+
+    def __init__(self, total: int, stream: TextIO, label: str, every: float | None = None) -> None:
+        """Track *total* steps; off a terminal, report every *every* seconds if given."""
         self.total, self.stream, self.label = total, stream, label
         self.enabled = stream.isatty()
-        self.start = time.perf_counter()
+        self.every = None if self.enabled else every
+        self.start = self.last = time.perf_counter()
 
     def update(self, done: int) -> None:
-        """Redraw at *done* steps."""
+        """Redraw at *done* steps (or, off a terminal, write a line when one is due)."""
+        now = time.perf_counter()
+        rate = done / max(now - self.start, 1e-9)
+        if self.every is not None and (now - self.last >= self.every or done >= self.total):
+            self.last = now
+            self.stream.write(
+                f"{self.label}: {done}/{self.total} after {now - self.start:.0f} s ({rate:.2f}/s)\n"
+            )
+            self.stream.flush()
         if not self.enabled:
             return
         width = 30
         filled = width * done // max(self.total, 1)
-        rate = done / max(time.perf_counter() - self.start, 1e-9)
         self.stream.write(
             f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} ({rate:.0f}/s)"
         )
