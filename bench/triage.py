@@ -12,8 +12,9 @@ again, all on the same sequence of deals (common random numbers):
 * a **second reference** on other deals: the measure's noise floor (a search as long as
   the reference disagrees with it that often);
 * each early-stop setting of ``--settings`` (``MIN:Z``: the determinizations before the
-  first test and the standard errors a candidate must trail by to be out; ``16:2`` is
-  the shipped one), with the level's determinizations (400).
+  first test and the standard errors a candidate must trail by to be out; ``32:3`` is
+  the shipped one since session 32, ``16:2`` the one before), with the level's
+  determinizations (400).
 
 For each: ``agree`` (the share of decisions where it picks the reference's choice: the
 first candidate within ``INDIFFERENCE`` of the best mean), ``regret`` (the reference's
