@@ -4,14 +4,14 @@ Issue 20 measures the expert against the expert of commit ca9ed9c, seated throug
 bot protocol by ``bench/frozen_bot.py`` from a checkout of that commit. That commit has
 no compiled build, so its seats ran pure Python: three of them at a four-player table
 take most of a match's time. This script builds the engine and the search of such a
-checkout in place with mypyc (the same modules today's ``setup.py`` compiles, less
-``cards``, whose ``Card`` subclasses ``int``):
+checkout in place with mypyc (that commit's engine modules and its search: ``cards`` stays
+interpreted, its ``Card`` subclasses ``int``):
 
     git worktree add /tmp/frozen ca9ed9c          # or: git archive ca9ed9c | tar -x -C /tmp/frozen
     python bench/build_frozen.py /tmp/frozen
     python bench/strength.py --frozen /tmp/frozen/src --untimed --matches expert-vs-3-frozen ...
 
-One line of the checkout is changed first, and nothing that decides a move:
+One method of the checkout is changed first, and nothing that decides a move:
 ``RoundState.copy`` walks ``RoundState.__slots__`` (a compiled class has none to walk)
 and calls ``RoundState.__new__`` bare (a compiled class asks for ``__init__``'s
 arguments); the patch names the fields one by one, as today's ``state.py`` does. The
@@ -34,7 +34,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-# today's setup.py list, less cards (Card subclasses int: a native class cannot)
+# ca9ed9c's own modules (not today's setup.py list: that commit has no bots/playout, its
+# search is bots/search); cards stays interpreted (Card subclasses int: a native class cannot)
 MODULES = (
     "melds",
     "actions",
@@ -56,6 +57,10 @@ LOOP = (
     "            setattr(new, name, getattr(self, name))\n"
 )
 
+# the patch's first line: a compiled class's __new__ asks for __init__'s arguments (and
+# does not run __init__); its presence says the checkout is patched
+BARE = "        new = RoundState.__new__(RoundState, self.rules, (), (), (), 0)  # type: ignore[call-arg]\n"
+
 
 def patched_copy(source: str) -> str:
     """The state module's text with ``copy`` naming each slot (raises if the loop is not there)."""
@@ -66,10 +71,7 @@ def patched_copy(source: str) -> str:
     if not slots or LOOP not in source:
         raise ValueError("RoundState.copy is not the slot loop of ca9ed9c")
     named = "".join(f"        new.{slot} = self.{slot}\n" for slot in slots)
-    bare = (
-        "        new = RoundState.__new__(RoundState, self.rules, (), (), (), 0)  # type: ignore[call-arg]\n"
-    )
-    return source.replace(LOOP, bare + named)
+    return source.replace(LOOP, BARE + named)
 
 
 def built(src: Path) -> bool:
@@ -88,7 +90,9 @@ def main(argv: list[str] | None = None) -> int:
     if not state.is_file():
         parser.error(f"{args.checkout}: no src/yaniv/state.py: not a checkout of the package")
     text = state.read_text()
-    already = LOOP not in text
+    already = BARE in text
+    if not already and LOOP not in text:
+        parser.error(f"{state}: RoundState.copy is neither ca9ed9c's slot loop nor patched")
     if args.check:
         print(json.dumps({"checkout": str(args.checkout), "patched": already, "built": built(src)}))
         return 0

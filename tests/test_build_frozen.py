@@ -88,3 +88,10 @@ def test_check_changes_nothing_and_a_directory_that_is_no_checkout_is_refused(tm
     )
     assert done.returncode == 2 and "not a checkout of the package" in done.stderr
     assert "Traceback" not in done.stderr
+    # a state.py with neither the loop nor the patch (today's, say) is refused, unchanged
+    today = OLD.replace("for name in RoundState.__slots__:", "for name in ():")
+    state.write_text(today)
+    argv = [sys.executable, str(SCRIPT), str(tmp_path)]
+    done = subprocess.run(argv, capture_output=True, text=True, check=False)
+    assert done.returncode == 2 and "neither ca9ed9c's slot loop nor patched" in done.stderr
+    assert state.read_text() == today
