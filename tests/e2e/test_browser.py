@@ -91,10 +91,14 @@ def create_table(page: Any, server: Server, name: str, players: int, computers: 
     return link
 
 
-def ui_turn(page: Any, keyboard: bool = False) -> bool:
-    """Play one step of this page's seat through the UI, if it is its turn."""
+def ui_turn(page: Any, keyboard: bool = False, seen: int | None = None) -> bool:
+    """Play one step of this page's seat through the UI, if it is its turn; with `seen`, only
+    if the table is still at that version (a caller that looked at the position first must
+    not have a newer turn played behind its back: the bot moves between two reads)."""
     st = page.evaluate(STATE)
     if not st or st["phase"] == "round_over" or st["current"] != st["seat"] or st["pending"]:
+        return False
+    if seen is not None and st["version"] != seen:
         return False
     legal = st["legal"]
     if any(a["type"] == "yaniv" for a in legal):
@@ -367,7 +371,7 @@ def test_a_game_in_spanish_shows_no_english_word_then_replays(server: Server, br
     page.click("#start-btn")
     page.wait_for_selector(".hand .card")
     checked_hint = checked_why = False
-    for _ in range(400):
+    for _ in range(1500):
         st = page.evaluate(STATE)
         if st["over"]:
             break
@@ -408,7 +412,7 @@ def test_a_game_in_spanish_shows_no_english_word_then_replays(server: Server, br
                 for i in pair:
                     page.click(f'[data-key="hand-{i}"]')
                 checked_why = True
-        if not ui_turn(page):
+        if not ui_turn(page, seen=st["version"]):
             page.wait_for_timeout(30)
     assert page.evaluate(STATE)["over"], "the game did not end"
     assert checked_hint and checked_why
