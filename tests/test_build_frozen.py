@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
@@ -10,6 +9,8 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+
+from tests.scripts import load_script
 
 SCRIPT = Path(__file__).resolve().parent.parent / "bench" / "build_frozen.py"
 
@@ -35,11 +36,7 @@ OLD = """class RoundState:
 
 
 def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_build_frozen", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("bench/build_frozen.py", "bench_build_frozen")
 
 
 def test_the_patched_copy_names_every_slot_and_keeps_the_rest() -> None:

@@ -6,7 +6,6 @@ The learned rule decides the same call S10 allows (a hand at most the threshold,
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
 import random
@@ -15,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.scripts import load_script
 from tests.test_search import views_along_a_game
 from yaniv.bots import search
 from yaniv.bots.calls import (
@@ -30,8 +30,6 @@ from yaniv.bots.playout import playout
 from yaniv.bots.search import ExpertBot
 from yaniv.rules import PRESETS
 from yaniv.state import RoundState
-
-TOOLS = Path(__file__).resolve().parent.parent / "tools"
 
 
 def _first_move_calls(state: RoundState, model: HandModel, weights: Sequence[float] | None) -> bool:
@@ -145,10 +143,7 @@ def test_the_expert_with_learned_calls_is_deterministic_per_seed() -> None:
 def test_fit_calls_tool_fits_and_writes_a_loadable_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    spec = importlib.util.spec_from_file_location("tools_fit_calls", TOOLS / "fit_calls.py")
-    assert spec is not None and spec.loader is not None
-    fit_calls = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(fit_calls)
+    fit_calls = load_script("tools/fit_calls.py", "tools_fit_calls")
     out = tmp_path / "calls.json"
     out.write_text(json.dumps(_doc(families={"jdross": {"2": {"weights": [0.1] * 18}}})))
     assert (

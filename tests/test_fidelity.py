@@ -7,22 +7,16 @@ allowance does not apply, and at the expert's playout level (0.15) it calls less
 
 from __future__ import annotations
 
-import importlib.util
 import sys
-from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parent.parent / "bench" / "fidelity.py"
+from tests.scripts import load_script
 
 
 def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_fidelity", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("bench/fidelity.py", "bench_fidelity")
 
 
 def test_playout_call_rule_at_the_heuristics_risk_agrees_with_its_calls() -> None:

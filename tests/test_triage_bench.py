@@ -2,21 +2,13 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
 from types import ModuleType
 
-SCRIPT = Path(__file__).resolve().parent.parent / "bench" / "triage.py"
+from tests.scripts import load_script
 
 
 def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_triage", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclass looks its module up
-    spec.loader.exec_module(module)
-    return module
+    return load_script("bench/triage.py", "bench_triage")
 
 
 def test_every_setting_scores_the_same_decisions_and_no_early_stop_costs_the_most() -> None:

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
 import random
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
 
+from tests.scripts import load_script
 from yaniv.bots.model import default_win_model
 from yaniv.bots.value import BANDS, WinModel, band_of, fit_strengths, win_share
 from yaniv.rules import Rules
@@ -17,12 +16,7 @@ from yaniv.rules import Rules
 
 def _calibrate_win_model() -> Callable[..., list[float]]:
     """calibrate_win_model of tools/calibrate.py (a development script, not a module of the package)."""
-    path = Path(__file__).parent.parent / "tools" / "calibrate.py"
-    spec = importlib.util.spec_from_file_location("calibrate_tool", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    fit: Callable[..., list[float]] = module.calibrate_win_model
+    fit: Callable[..., list[float]] = load_script("tools/calibrate.py", "calibrate_tool").calibrate_win_model
     return fit
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import json
 import sys
@@ -10,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.scripts import load_script
 from yaniv.arena import run_arena
 from yaniv.bots import make_bot
 from yaniv.bots.policy import PolicyBot
@@ -89,15 +89,8 @@ def test_a_directory_is_not_a_policy_file(tmp_path: Path) -> None:
 def test_the_examples_policy_is_a_policy_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """examples/linear_policy.py seats policy_gradient.py's weights (here untrained) by spec."""
     example = Path(__file__).parents[2] / "examples"
-    spec = importlib.util.spec_from_file_location("pg_features", example / "policy_gradient.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    try:
-        spec.loader.exec_module(module)
-        features = module.FEATURES
-    finally:
-        del sys.modules[spec.name]
+    features = load_script("examples/policy_gradient.py", "pg_features").FEATURES
+    del sys.modules["pg_features"]  # the example is loaded for its feature names only
     weights = tmp_path / "weights.json"
     weights.write_text(json.dumps({"features": features, "theta": [0.0] * len(features)}))
     monkeypatch.setenv("YANIV_LINEAR_POLICY", str(weights))
