@@ -10,9 +10,9 @@ from types import ModuleType
 
 import pytest
 
-from tests.scripts import load_script
+from tests.scripts import ROOT, load_script
 
-SCRIPT = Path(__file__).resolve().parent.parent / "bench" / "build_frozen.py"
+SCRIPT = ROOT / "bench" / "build_frozen.py"
 
 # the shape of commit ca9ed9c's RoundState: a __slots__ tuple and a copy that walks it
 OLD = """class RoundState:
